@@ -1,0 +1,17 @@
+// Which database a command works on: DATABASE_URL when set (supabase start, a hosted project,
+// any Postgres), otherwise the embedded default whose data lives in the git-ignored .data/.
+import { paths } from './database.ts';
+import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+
+export const EMBEDDED_PORT = Number(process.env.EMBEDDED_DB_PORT ?? 54322);
+
+export async function openTarget(): Promise<RunningPostgres & { embedded: boolean }> {
+  const url = process.env.DATABASE_URL;
+  if (url) return { url, port: Number(new URL(url).port || 5432), stop: async () => {}, embedded: false };
+  const pg = await startEmbeddedPostgres({
+    dir: `${paths.root}.data/postgres`,
+    port: EMBEDDED_PORT,
+    persistent: true,
+  });
+  return { ...pg, embedded: true };
+}

@@ -1,0 +1,197 @@
+-- Accounts and roles: user_role, profile, the staff check every policy uses, and the rules of
+-- spec 2.13 (a profile and the `client` role for every new account).
+
+-- ============================================================================================
+-- Private schema: internals the API does not expose (config.toml exposes public only).
+-- ============================================================================================
+create schema if not exists private;
+revoke all on schema private from public;
+-- Policies of signed-in callers call private.is_staff(); nothing else in here is theirs.
+grant usage on schema private to authenticated;
+
+-- ============================================================================================
+-- Types
+-- ============================================================================================
+create type public.app_role as enum ('admin', 'manager', 'client');
+comment on type public.app_role is 'Kinds of back-office user; admin and manager together are staff.';
+
+-- ============================================================================================
+-- Tables
+-- ============================================================================================
+create table public.user_role (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  role public.app_role not null,
+  created_at timestamptz not null default now(),
+  constraint user_role_user_id_role_key unique (user_id, role)
+);
+comment on table public.user_role is
+  'Roles held by an account (several allowed). Written by the service only, never by API callers.';
+
+create table public.profile (
+  id uuid primary key references auth.users (id) on delete cascade,
+  username text,
+  display_name text,
+  email text,
+  messaging_handle text,
+  status text not null default 'active',
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint profile_username_length check (char_length(username) between 1 and 64),
+  constraint profile_display_name_length check (char_length(display_name) between 1 and 128),
+  constraint profile_email_length check (char_length(email) <= 320),
+  constraint profile_messaging_handle_length check (char_length(messaging_handle) <= 64),
+  constraint profile_status_check check (status in ('active', 'suspended', 'closed'))
+);
+comment on table public.profile is
+  'One per account, same id, created by the service on sign-up (spec 2.13). Owners edit only '
+  'username, display_name and messaging_handle; status, email, id and timestamps are staff''s.';
+-- Unique when present, regardless of case: "Alice" and "alice" are the same name to a person.
+create unique index profile_username_key on public.profile (lower(username));
+
+-- ============================================================================================
+-- Row level security
+-- ============================================================================================
+alter table public.user_role enable row level security;
+alter table public.profile enable row level security;
+
+-- ============================================================================================
+-- Grants (no default grants on public: each table says what the API roles may do)
+-- ============================================================================================
+grant select on public.user_role to authenticated;
+grant all on public.user_role to service_role;
+grant select, insert, update, delete on public.profile to authenticated;
+grant all on public.profile to service_role;
+
+-- ============================================================================================
+-- Helper functions
+-- ============================================================================================
+create function private.is_staff() returns boolean
+language sql stable
+-- security definer: reads user_role without going through user_role's own policy, which calls this.
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1
+    from public.user_role ur
+    where ur.user_id = (select auth.uid())
+      and ur.role in ('admin'::public.app_role, 'manager'::public.app_role)
+  );
+$$;
+comment on function private.is_staff() is 'True when the calling account holds admin or manager.';
+revoke execute on function private.is_staff() from public, anon;
+grant execute on function private.is_staff() to authenticated, service_role;
+
+create function private.set_updated_at() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.updated_at := now();
+  return new;
+end;
+$$;
+revoke execute on function private.set_updated_at() from public, anon, authenticated;
+
+-- Spec 2.13. Supabase Auth inserts accounts as supabase_auth_admin (search_path auth), which has
+-- no rights on public: hence security definer, and nothing here depends on the search_path.
+create function private.handle_new_account() returns trigger
+language plpgsql
+-- security definer: runs for supabase_auth_admin, which may not write public.profile/user_role.
+security definer
+set search_path = ''
+as $$
+declare
+  local_part text := nullif(split_part(coalesce(new.email, ''), '@', 1), '');
+  wanted text;
+  candidate text;
+  display text;
+  attempt int := 0;
+begin
+  display := left(coalesce(nullif(btrim(new.raw_user_meta_data ->> 'display_name'), ''), local_part), 128);
+  wanted := left(coalesce(nullif(btrim(new.raw_user_meta_data ->> 'username'), ''), local_part), 64);
+  candidate := wanted;
+  -- Sign-up must never fail on the profile: a taken username gets a suffix from the account id,
+  -- and after a few tries (concurrent sign-ups racing for one name) the profile has none.
+  loop
+    begin
+      insert into public.profile (id, email, display_name, username)
+      values (new.id, left(new.email, 320), display, candidate)
+      on conflict (id) do nothing;
+      exit;
+    exception when unique_violation then
+      attempt := attempt + 1;
+      candidate := case
+        when attempt <= 3 then left(wanted, 55) || '-' || substr(md5(new.id::text || attempt::text), 1, 8)
+        else null
+      end;
+    end;
+  end loop;
+
+  insert into public.user_role (user_id, role)
+  values (new.id, 'client')
+  on conflict (user_id, role) do nothing;
+  return new;
+end;
+$$;
+revoke execute on function private.handle_new_account() from public, anon, authenticated;
+
+-- Owners (not staff) may edit presentational fields only. RLS cannot compare old and new rows.
+create function private.guard_own_profile_update() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if old.id = (select auth.uid()) and not (select private.is_staff()) and (
+       new.id is distinct from old.id
+    or new.email is distinct from old.email
+    or new.status is distinct from old.status
+    or new.created_at is distinct from old.created_at
+  ) then
+    raise exception 'only staff may change a profile''s id, email, status or created_at'
+      using errcode = '42501';
+  end if;
+  return new;
+end;
+$$;
+revoke execute on function private.guard_own_profile_update() from public, anon;
+
+-- ============================================================================================
+-- Triggers
+-- ============================================================================================
+create trigger on_auth_account_created
+  after insert on auth.users
+  for each row execute function private.handle_new_account();
+
+create trigger profile_guard_own_update
+  before update on public.profile
+  for each row execute function private.guard_own_profile_update();
+
+create trigger profile_set_updated_at
+  before update on public.profile
+  for each row execute function private.set_updated_at();
+
+-- ============================================================================================
+-- Policies
+-- ============================================================================================
+create policy "accounts read their own roles; staff read all"
+  on public.user_role for select to authenticated
+  using (user_id = (select auth.uid()) or (select private.is_staff()));
+
+create policy "accounts read their own profile; staff read all"
+  on public.profile for select to authenticated
+  using (id = (select auth.uid()) or (select private.is_staff()));
+
+create policy "staff create profiles"
+  on public.profile for insert to authenticated
+  with check ((select private.is_staff()));
+
+create policy "accounts update their own profile; staff update any"
+  on public.profile for update to authenticated
+  using (id = (select auth.uid()) or (select private.is_staff()))
+  with check (id = (select auth.uid()) or (select private.is_staff()));
+
+create policy "staff delete profiles"
+  on public.profile for delete to authenticated
+  using ((select private.is_staff()));

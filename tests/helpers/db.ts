@@ -1,0 +1,112 @@
+// Acting on the test database exactly as PostgREST does for a request: one transaction,
+// `role` and `request.jwt.claims` set locally, then the statement.
+import { randomUUID } from 'node:crypto';
+import postgres, { type Sql, type TransactionSql } from 'postgres';
+import { afterAll, inject } from 'vitest';
+
+export type GrantMode = 'explicit grants' | 'legacy default grants';
+export const grantModes: GrantMode[] = ['explicit grants', 'legacy default grants'];
+
+/** A connection pool (as the database owner, like the service) closed after the file's tests. */
+export function connect(mode: GrantMode = 'explicit grants'): Sql {
+  const url = mode === 'explicit grants' ? inject('databaseUrl') : inject('legacyGrantsDatabaseUrl');
+  const sql = postgres(url, { max: 4, onnotice: () => {} });
+  afterAll(() => sql.end());
+  return sql;
+}
+
+export interface Account {
+  id: string;
+  email: string;
+}
+
+/** Anyone calling the API: a signed-in account, or `anon` with no account. */
+export type Caller = Account | 'anon';
+
+export function claimsFor(caller: Caller): Record<string, unknown> {
+  return caller === 'anon'
+    ? { role: 'anon', iss: 'supabase' }
+    : { sub: caller.id, role: 'authenticated', aud: 'authenticated', email: caller.email, iss: 'supabase' };
+}
+
+/** Runs `fn` as PostgREST would for a request by `caller`, in one committed transaction. */
+export async function as<T>(sql: Sql, caller: Caller, fn: (tx: TransactionSql) => Promise<T>): Promise<T> {
+  return sql.begin(async (tx) => {
+    await tx`
+      select set_config('role', ${caller === 'anon' ? 'anon' : 'authenticated'}, true),
+             set_config('request.jwt.claims', ${JSON.stringify(claimsFor(caller))}, true)`;
+    return fn(tx);
+  }) as Promise<T>;
+}
+
+export type AppRole = 'admin' | 'manager' | 'client';
+
+/** Signs an account up the way Supabase Auth does: as supabase_auth_admin, search_path auth. */
+export async function signUp(
+  sql: Sql,
+  name: string,
+  options: { email?: string | null; metadata?: Record<string, unknown>; roles?: AppRole[] } = {},
+): Promise<Account> {
+  const id = randomUUID();
+  const email = options.email === undefined ? `${name}.${id.slice(0, 8)}@example.test` : options.email;
+  await sql.begin(async (tx) => {
+    await tx`set local role supabase_auth_admin`;
+    await tx`set local search_path = auth`;
+    await tx.unsafe(
+      `insert into users (id, aud, role, email, raw_user_meta_data, raw_app_meta_data, created_at, updated_at)
+       values ($1, 'authenticated', 'authenticated', $2, $3, '{"provider":"email"}', now(), now())`,
+      [id, email, JSON.stringify(options.metadata ?? {})] as never[],
+    );
+  });
+  for (const role of options.roles ?? []) {
+    await sql`insert into public.user_role (user_id, role) values (${id}, ${role}) on conflict do nothing`;
+  }
+  registerForCleanup(sql, id);
+  return { id, email: email ?? '' };
+}
+
+const created = new Map<Sql, string[]>();
+function registerForCleanup(sql: Sql, id: string) {
+  if (!created.has(sql)) {
+    created.set(sql, []);
+    // Leaves a shared database (TEST_DATABASE_URL) as it was found. Staff-authored messages keep
+    // an account from being deleted (by design), so they go first.
+    afterAll(async () => {
+      const ids = created.get(sql) ?? [];
+      created.delete(sql);
+      await sql`delete from public.support_ticket_message where author_id = any(${ids}::uuid[])`;
+      await sql`delete from auth.users where id = any(${ids}::uuid[])`;
+    });
+  }
+  created.get(sql)!.push(id);
+}
+
+/** The fixed identities: alice the client, eve the other client, mona the manager, adam the admin. */
+export interface Cast {
+  alice: Account;
+  eve: Account;
+  mona: Account;
+  adam: Account;
+}
+
+export async function cast(sql: Sql): Promise<Cast> {
+  const [alice, eve, mona, adam] = await Promise.all([
+    signUp(sql, 'alice'),
+    signUp(sql, 'eve'),
+    signUp(sql, 'mona', { roles: ['manager'] }),
+    signUp(sql, 'adam', { roles: ['admin'] }),
+  ]);
+  return { alice, eve, mona, adam };
+}
+
+/** The SQLSTATE of a rejected statement, or 'ok' when it went through. */
+export async function outcome(run: () => Promise<unknown>): Promise<string> {
+  try {
+    await run();
+    return 'ok';
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (!code) throw error;
+    return code;
+  }
+}
