@@ -12,7 +12,7 @@ export interface EmbeddedOptions {
   persistent: boolean;
   /** Trade durability for speed (throwaway clusters only). */
   fast?: boolean;
-  onLog?: (message: string) => void;
+  onLog?: (message: unknown) => void;
 }
 
 export interface RunningPostgres {

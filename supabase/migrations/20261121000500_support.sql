@@ -24,8 +24,9 @@ create table public.support_ticket_message (
   id uuid primary key default gen_random_uuid(),
   ticket_id uuid not null references public.support_ticket (id) on delete cascade,
   -- No cascade: a staff account with messages is closed (profile.status), not deleted, so that
-  -- clients keep their conversations. A client's own messages go with its tickets.
-  author_id uuid not null references auth.users (id),
+  -- clients keep their conversations. A client's own messages go with its tickets; the check
+  -- waits for the end of the transaction so that those cascades have run by then.
+  author_id uuid not null references auth.users (id) deferrable initially deferred,
   body text not null,
   created_at timestamptz not null default now(),
   constraint support_ticket_message_body_length check (char_length(btrim(body)) between 1 and 10000)
@@ -64,12 +65,12 @@ create policy "clients read their own tickets; staff read all"
   on public.support_ticket for select to authenticated
   using (client_id = (select auth.uid()) or (select private.is_staff()));
 
--- A client opens tickets in its own name only, open and unassigned; staff create any.
+-- A client opens tickets in its own name only, open, unassigned and dated now; staff create any.
 create policy "clients open their own tickets; staff create any"
   on public.support_ticket for insert to authenticated
   with check (
     (select private.is_staff())
-    or (client_id = (select auth.uid()) and status = 'open' and assigned_to is null)
+    or (client_id = (select auth.uid()) and status = 'open' and assigned_to is null and created_at = now())
   );
 
 create policy "staff update tickets"
@@ -92,6 +93,7 @@ create policy "ticket owners and staff write messages in their own name"
   on public.support_ticket_message for insert to authenticated
   with check (
     author_id = (select auth.uid())
+    and created_at = now()
     and (
       (select private.is_staff())
       or ticket_id in (select t.id from public.support_ticket t where t.client_id = (select auth.uid()))

@@ -54,7 +54,7 @@ export async function signUp(
     await tx`set local search_path = auth`;
     await tx.unsafe(
       `insert into users (id, aud, role, email, raw_user_meta_data, raw_app_meta_data, created_at, updated_at)
-       values ($1, 'authenticated', 'authenticated', $2, $3, '{"provider":"email"}', now(), now())`,
+       values ($1, 'authenticated', 'authenticated', $2, $3::text::jsonb, '{"provider":"email"}', now(), now())`,
       [id, email, JSON.stringify(options.metadata ?? {})] as never[],
     );
   });
