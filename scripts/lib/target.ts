@@ -1,7 +1,7 @@
 // Which database a command works on: DATABASE_URL when set (supabase start, a hosted project,
 // any Postgres), otherwise the embedded default whose data lives in the git-ignored .data/.
-import { paths } from './database.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { paths, prepareDatabase } from './database.ts';
+import { startEmbeddedPostgres, startThrowawayPostgres, type RunningPostgres } from './embedded-postgres.ts';
 
 export const EMBEDDED_PORT = Number(process.env.EMBEDDED_DB_PORT ?? 54322);
 
@@ -14,4 +14,16 @@ export async function openTarget(): Promise<RunningPostgres & { embedded: boolea
     persistent: true,
   });
   return { ...pg, embedded: true };
+}
+
+/** Runs `fn` on DATABASE_URL, or on a throwaway embedded database, migrated first. */
+export async function withMigratedDatabase<T>(name: string, fn: (url: string) => Promise<T>): Promise<T> {
+  const embedded = process.env.DATABASE_URL ? undefined : await startThrowawayPostgres(name);
+  try {
+    const url = process.env.DATABASE_URL ?? embedded!.url;
+    await prepareDatabase(url);
+    return await fn(url);
+  } finally {
+    await embedded?.stop();
+  }
 }

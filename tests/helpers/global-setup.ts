@@ -1,11 +1,9 @@
 // One throwaway Postgres for the whole run (or TEST_DATABASE_URL), migrated twice: once as a
 // project created today (explicit grants only) and once with Supabase's older default grants
 // (everything in public granted to the API roles), where RLS alone must hold.
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { prepareDatabase, recreateDatabase } from '../../scripts/lib/database.ts';
-import { startEmbeddedPostgres } from '../../scripts/lib/embedded-postgres.ts';
+import { startThrowawayPostgres } from '../../scripts/lib/embedded-postgres.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,12 +16,7 @@ export default async function setup(project: TestProject) {
   let url = process.env.TEST_DATABASE_URL;
   let stop = async () => {};
   if (!url) {
-    const pg = await startEmbeddedPostgres({
-      dir: join(tmpdir(), `cgs-test-${process.pid}-${Date.now()}`),
-      port: 0,
-      persistent: false,
-      fast: true,
-    });
+    const pg = await startThrowawayPostgres('test');
     url = pg.url;
     stop = pg.stop;
   }
