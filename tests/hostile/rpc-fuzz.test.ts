@@ -1,0 +1,100 @@
+// Hostile input to the database functions callable over RPC: whatever arguments and whoever
+// calls, a call either applies fully or is refused with a precise SQLSTATE, and writes only
+// when it succeeds. Ledger invariants hold afterwards.
+import fc from 'fast-check';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { type Cast, cast, connect } from '../helpers/db.ts';
+import { ledgerOf, openWallet, record, units } from '../ledger/record.ts';
+
+// What a refusal may look like: privileges, bad values, references, constraints. Anything else
+// (an internal error, a PL/pgSQL raise without a code, a missing function) is a defect.
+const REFUSALS = new Set(['42501', '22023', '22P02', '22003', '23503', '23505', '23514']);
+
+const amount = fc.oneof(
+  fc.double({ noNaN: false }).map(String),
+  fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }).map(String),
+  fc.tuple(fc.integer({ min: -9_999, max: 9_999 }), fc.nat({ max: 999_999 })).map(([w, f]) => `${w}.${f}`),
+  fc.constantFrom('0', '-0', 'NaN', 'Infinity', '-Infinity', '1e400', '0.00001', ' 5 ', 'five'),
+  fc.constant(null),
+);
+const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 2000 }), fc.constant(null));
+
+const hostile = fc.record({
+  caller: fc.constantFrom('anon', 'alice', 'eve', 'mona', 'adam'),
+  client: fc.oneof(fc.constantFrom('alice', 'eve'), fc.uuid(), fc.string({ maxLength: 40 })),
+  currency: fc.oneof(fc.constantFrom('USD', 'EUR', 'GBP', 'XXX', 'usd'), fc.string({ maxLength: 8 })),
+  type: fc.oneof(fc.constantFrom('deposit', 'withdraw', 'adjustment', 'bet', 'win', 'fee'), fc.string({ maxLength: 12 })),
+  amount,
+  note: text,
+  reference: fc.oneof(fc.constantFrom('r-1', 'r-2', 'r-3'), text),
+});
+
+// Calls staff could make for real (some still refused: overdraws, reused references).
+const wellFormed = fc
+  .record({
+    caller: fc.constantFrom('mona', 'adam'),
+    client: fc.constantFrom('alice', 'eve'),
+    currency: fc.constant('USD'),
+    type: fc.constantFrom('deposit', 'withdraw', 'adjustment', 'bet', 'win', 'fee'),
+    cents: fc.integer({ min: 1, max: 50_000 }),
+    note: fc.option(fc.string({ maxLength: 100 })),
+    reference: fc.option(fc.constantFrom('r-1', 'r-2', 'r-3', 'r-4')),
+  })
+  .map(({ cents, type, ...call }) => ({
+    ...call,
+    type,
+    amount: `${['deposit', 'win'].includes(type) || (type === 'adjustment' && cents % 2) ? '' : '-'}${(cents / 100).toFixed(2)}`,
+  }));
+
+describe('record_transaction under hostile input', () => {
+  const sql = connect();
+  let c: Cast;
+  beforeAll(async () => {
+    c = await cast(sql);
+    await Promise.all([openWallet(sql, c.alice, 'USD'), openWallet(sql, c.alice, 'EUR'), openWallet(sql, c.eve, 'USD')]);
+  });
+
+  test('any arguments from any caller: applied whole or refused with a precise code, never written when refused', async () => {
+    const outcomes = { applied: 0, refused: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof({ arbitrary: hostile, weight: 2 }, { arbitrary: wellFormed, weight: 1 }),
+        async (input) => {
+          const named = { alice: c.alice, eve: c.eve, mona: c.mona, adam: c.adam } as const;
+          const caller = input.caller === 'anon' ? 'anon' : named[input.caller];
+          const client = input.client === 'alice' || input.client === 'eve' ? named[input.client] : { id: input.client, email: '' };
+          const before = await sql`select count(*)::int as n from public.transaction where client_id in ${sql([c.alice.id, c.eve.id])}`;
+          try {
+            const row = await record(sql, caller, {
+              client, currency: input.currency, type: input.type, amount: input.amount, note: input.note, reference: input.reference,
+            });
+            expect(['mona', 'adam']).toContain(input.caller);
+            expect(row.client_id).toBe(client.id);
+            outcomes.applied++;
+          } catch (error) {
+            const code = (error as { code?: string }).code;
+            expect(REFUSALS, `${code}: ${(error as Error).message}`).toContain(code);
+            const after = await sql`select count(*)::int as n from public.transaction where client_id in ${sql([c.alice.id, c.eve.id])}`;
+            expect(after[0].n).toBe(before[0].n);
+            outcomes.refused++;
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // The generators reach both sides; a fuzz that only ever refuses proves little.
+    expect(outcomes.applied).toBeGreaterThan(0);
+    expect(outcomes.refused).toBeGreaterThan(0);
+
+    for (const [client, currency] of [[c.alice, 'USD'], [c.alice, 'EUR'], [c.eve, 'USD']] as const) {
+      const { balance, transactions } = await ledgerOf(sql, client, currency);
+      let running = 0n;
+      for (const t of transactions) {
+        running += units(t.amount);
+        expect(units(t.balance_after)).toBe(running);
+      }
+      expect(units(balance)).toBe(running);
+      expect(running >= 0n).toBe(true);
+    }
+  }, 120_000);
+});
