@@ -1,16 +1,53 @@
-// npm start: the service on its embedded default (or DATABASE_URL), migrated, seeded when new.
+// npm start: the service on its embedded default (or DATABASE_URL), migrated, seeded when new,
+// and the v3 Edge Function served under Deno at http://127.0.0.1:${PORT:-54321}/functions/v1/v3.
+import { createHash } from 'node:crypto';
+import postgres from 'postgres';
 import { prepareDatabase } from './lib/database.ts';
+import { serveFunction } from './lib/deno-function.ts';
 import { openTarget } from './lib/target.ts';
+
+// The demo operator key supabase/seed.sql gives client@demo.test: local databases only.
+const DEMO_API_KEY = 'cgs_live_DEMO-key-for-local-use-only-000000000000000';
+
+async function demoKeyIsActive(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const hash = createHash('sha256').update(DEMO_API_KEY).digest('hex');
+    const rows = await sql`select 1 from public.api_key where key_hash = ${hash} and status = 'active'`;
+    return rows.length > 0;
+  } finally {
+    await sql.end();
+  }
+}
 
 const target = await openTarget();
 const applied = await prepareDatabase(target.url, { seed: target.embedded });
 console.log(applied.length ? `migrations applied: ${applied.length}` : 'database is up to date');
 console.log(`database: ${target.url}${target.embedded ? ' (embedded, data in .data/postgres)' : ''}`);
 
+const served = await serveFunction({
+  databaseUrl: target.url,
+  port: Number(process.env.PORT ?? 54321),
+  onOutput: (line) => console.log(`[v3] ${line}`),
+}).catch(async (error) => {
+  await target.stop(); // e.g. the port is taken: leave no database running behind
+  throw error;
+});
+console.log(`sessions API: POST ${served.url}/v3/sessions`);
+if (await demoKeyIsActive(target.url)) {
+  console.log(`demo API key (client@demo.test): ${DEMO_API_KEY}`);
+  console.log(`try: curl -i ${served.url}/v3/sessions -H "Authorization: Bearer ${DEMO_API_KEY}" \\
+       -H "Content-Type: application/json" \\
+       -d '{"player_id":"player-1","game_id":"pragmatic-play:vs20olympgate","currency":"EUR"}'`);
+} else {
+  console.log('no demo key here: npm run key -- issue --client <email> prints one');
+}
+
 let stopping = false;
 async function shutdown() {
   if (stopping) return;
   stopping = true;
+  await served.stop();
   await target.stop();
   process.exit(0);
 }

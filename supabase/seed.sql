@@ -38,3 +38,9 @@ insert into public.support_ticket_message (ticket_id, author_id, body) values
    'Hello, could you enable Evolution''s live tables for our EUR players?'),
   ('b0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000002',
    'Of course: they are enabled for your account from today.');
+
+-- A demo API key for the demo client, so a first curl works (npm start prints it). Obviously fake
+-- and demo-only: real keys come from `npm run key -- issue` or issue_api_key() and are never stored.
+insert into public.api_key (client_id, label, key_prefix, key_hash) values
+  ('a0000000-0000-4000-8000-000000000003', 'Demo', 'cgs_live_DEMO-ke',
+   encode(extensions.digest('cgs_live_DEMO-key-for-local-use-only-000000000000000', 'sha256'), 'hex'));

@@ -1,0 +1,60 @@
+// Serving supabase/functions/v3 under real Deno (the `deno` npm package), offline: npm imports
+// resolve from this project's node_modules, never from a registry.
+import { spawn } from 'node:child_process';
+import { paths } from './database.ts';
+
+export interface ServeOptions {
+  databaseUrl: string;
+  port: number;
+  /** Extra environment for the function (SESSION_TOKEN_PRIVATE_JWK, LAUNCH_BASE_URL, ...). */
+  env?: Record<string, string>;
+  onOutput?: (line: string) => void;
+}
+
+export interface ServedFunction {
+  /** Base URL as on a Supabase stack: {url}/v3/sessions. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function serveFunction(options: ServeOptions): Promise<ServedFunction> {
+  const dir = `${paths.root}supabase/functions/v3`;
+  const child = spawn(
+    `${paths.root}node_modules/.bin/deno`,
+    ['run', '--node-modules-dir=manual', `--config=${dir}/deno.json`, '--allow-env', '--allow-net', '--allow-read',
+      '--allow-sys', `${dir}/index.ts`],
+    {
+      cwd: paths.root,
+      env: {
+        ...process.env,
+        ...options.env,
+        SUPABASE_DB_URL: options.databaseUrl,
+        PORT: String(options.port),
+        DENO_NO_UPDATE_CHECK: '1',
+        NO_COLOR: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const output: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        output.push(line);
+        options.onOutput?.(line);
+        if (line.includes('v3 listening on')) resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`deno exited (${code}) before listening:\n${output.join('\n')}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${options.port}/functions/v1`,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,642 @@
+export type Json = string | number | boolean | null | {
+  [key: string]: Json | undefined;
+} | Json[];
+
+export type Database = {
+  "public": {
+    Tables: {
+      "api_key": {
+        Row: {
+          "client_id": string;
+          "created_at": string;
+          "id": string;
+          "key_hash": string;
+          "key_prefix": string;
+          "label": string;
+          "last_used_at": string | null;
+          "revoked_at": string | null;
+          "status": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "client_id": string;
+          "created_at"?: string;
+          "id"?: string;
+          "key_hash": string;
+          "key_prefix": string;
+          "label"?: string;
+          "last_used_at"?: string | null;
+          "revoked_at"?: string | null;
+          "status"?: string;
+        };
+        Update: {
+          "client_id"?: string;
+          "created_at"?: string;
+          "id"?: string;
+          "key_hash"?: string;
+          "key_prefix"?: string;
+          "label"?: string;
+          "last_used_at"?: string | null;
+          "revoked_at"?: string | null;
+          "status"?: string;
+        };
+        Relationships: [];
+      };
+      "app_setting": {
+        Row: {
+          "key": string;
+          "updated_at": string;
+          "value": NonNullable<Json>;
+        };
+        ComputedFields: never;
+        Insert: {
+          "key": string;
+          "updated_at"?: string;
+          "value"?: NonNullable<Json>;
+        };
+        Update: {
+          "key"?: string;
+          "updated_at"?: string;
+          "value"?: NonNullable<Json>;
+        };
+        Relationships: [];
+      };
+      "contact_submission": {
+        Row: {
+          "company": string | null;
+          "created_at": string;
+          "email": string;
+          "id": string;
+          "message": string;
+          "messaging_handle": string | null;
+          "name": string;
+          "phone": string | null;
+          "source": string;
+          "status": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "company"?: string | null;
+          "created_at"?: string;
+          "email": string;
+          "id"?: string;
+          "message": string;
+          "messaging_handle"?: string | null;
+          "name": string;
+          "phone"?: string | null;
+          "source"?: string;
+          "status"?: string;
+        };
+        Update: {
+          "company"?: string | null;
+          "created_at"?: string;
+          "email"?: string;
+          "id"?: string;
+          "message"?: string;
+          "messaging_handle"?: string | null;
+          "name"?: string;
+          "phone"?: string | null;
+          "source"?: string;
+          "status"?: string;
+        };
+        Relationships: [];
+      };
+      "currency": {
+        Row: {
+          "code": string;
+          "is_active": boolean;
+          "name": string;
+          "sort_order": number;
+          "symbol": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "code": string;
+          "is_active"?: boolean;
+          "name": string;
+          "sort_order"?: number;
+          "symbol": string;
+        };
+        Update: {
+          "code"?: string;
+          "is_active"?: boolean;
+          "name"?: string;
+          "sort_order"?: number;
+          "symbol"?: string;
+        };
+        Relationships: [];
+      };
+      "game_provider": {
+        Row: {
+          "category": string | null;
+          "created_at": string;
+          "games_count": number;
+          "id": string;
+          "logo_url": string | null;
+          "name": string;
+          "slug": string;
+          "sort_order": number;
+          "status": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "category"?: string | null;
+          "created_at"?: string;
+          "games_count"?: number;
+          "id"?: string;
+          "logo_url"?: string | null;
+          "name": string;
+          "slug": string;
+          "sort_order"?: number;
+          "status"?: string;
+        };
+        Update: {
+          "category"?: string | null;
+          "created_at"?: string;
+          "games_count"?: number;
+          "id"?: string;
+          "logo_url"?: string | null;
+          "name"?: string;
+          "slug"?: string;
+          "sort_order"?: number;
+          "status"?: string;
+        };
+        Relationships: [];
+      };
+      "game_session": {
+        Row: {
+          "api_key_id": string | null;
+          "client_id": string;
+          "created_at": string;
+          "currency_code": string;
+          "expires_at": string;
+          "game": string;
+          "id": string;
+          "player_id": string;
+          "provider_id": string;
+          "status": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "api_key_id"?: string | null;
+          "client_id": string;
+          "created_at"?: string;
+          "currency_code": string;
+          "expires_at": string;
+          "game": string;
+          "id"?: string;
+          "player_id": string;
+          "provider_id": string;
+          "status"?: string;
+        };
+        Update: {
+          "api_key_id"?: string | null;
+          "client_id"?: string;
+          "created_at"?: string;
+          "currency_code"?: string;
+          "expires_at"?: string;
+          "game"?: string;
+          "id"?: string;
+          "player_id"?: string;
+          "provider_id"?: string;
+          "status"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "game_session_api_key_id_fkey";
+            columns: ["api_key_id"];
+            isOneToOne: false;
+            referencedRelation: "api_key";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "game_session_currency_code_fkey";
+            columns: ["currency_code"];
+            isOneToOne: false;
+            referencedRelation: "currency";
+            referencedColumns: ["code"];
+          },
+          {
+            foreignKeyName: "game_session_provider_id_fkey";
+            columns: ["provider_id"];
+            isOneToOne: false;
+            referencedRelation: "game_provider";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      "profile": {
+        Row: {
+          "created_at": string;
+          "display_name": string | null;
+          "email": string | null;
+          "id": string;
+          "messaging_handle": string | null;
+          "status": string;
+          "updated_at": string;
+          "username": string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          "created_at"?: string;
+          "display_name"?: string | null;
+          "email"?: string | null;
+          "id": string;
+          "messaging_handle"?: string | null;
+          "status"?: string;
+          "updated_at"?: string;
+          "username"?: string | null;
+        };
+        Update: {
+          "created_at"?: string;
+          "display_name"?: string | null;
+          "email"?: string | null;
+          "id"?: string;
+          "messaging_handle"?: string | null;
+          "status"?: string;
+          "updated_at"?: string;
+          "username"?: string | null;
+        };
+        Relationships: [];
+      };
+      "support_ticket": {
+        Row: {
+          "assigned_to": string | null;
+          "client_id": string;
+          "created_at": string;
+          "id": string;
+          "priority": string;
+          "status": string;
+          "subject": string;
+          "updated_at": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "assigned_to"?: string | null;
+          "client_id": string;
+          "created_at"?: string;
+          "id"?: string;
+          "priority"?: string;
+          "status"?: string;
+          "subject": string;
+          "updated_at"?: string;
+        };
+        Update: {
+          "assigned_to"?: string | null;
+          "client_id"?: string;
+          "created_at"?: string;
+          "id"?: string;
+          "priority"?: string;
+          "status"?: string;
+          "subject"?: string;
+          "updated_at"?: string;
+        };
+        Relationships: [];
+      };
+      "support_ticket_message": {
+        Row: {
+          "author_id": string;
+          "body": string;
+          "created_at": string;
+          "id": string;
+          "ticket_id": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "author_id": string;
+          "body": string;
+          "created_at"?: string;
+          "id"?: string;
+          "ticket_id": string;
+        };
+        Update: {
+          "author_id"?: string;
+          "body"?: string;
+          "created_at"?: string;
+          "id"?: string;
+          "ticket_id"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "support_ticket_message_ticket_id_fkey";
+            columns: ["ticket_id"];
+            isOneToOne: false;
+            referencedRelation: "support_ticket";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      "transaction": {
+        Row: {
+          "amount": number;
+          "balance_after": number | null;
+          "client_id": string;
+          "created_at": string;
+          "created_by": string | null;
+          "currency_code": string;
+          "id": string;
+          "ledger_seq": number;
+          "note": string | null;
+          "reference": string | null;
+          "type": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "amount": number;
+          "balance_after"?: number | null;
+          "client_id": string;
+          "created_at"?: string;
+          "created_by"?: string | null;
+          "currency_code": string;
+          "id"?: string;
+          "ledger_seq"?: never;
+          "note"?: string | null;
+          "reference"?: string | null;
+          "type": string;
+        };
+        Update: {
+          "amount"?: number;
+          "balance_after"?: number | null;
+          "client_id"?: string;
+          "created_at"?: string;
+          "created_by"?: string | null;
+          "currency_code"?: string;
+          "id"?: string;
+          "ledger_seq"?: never;
+          "note"?: string | null;
+          "reference"?: string | null;
+          "type"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "transaction_currency_code_fkey";
+            columns: ["currency_code"];
+            isOneToOne: false;
+            referencedRelation: "currency";
+            referencedColumns: ["code"];
+          },
+        ];
+      };
+      "user_role": {
+        Row: {
+          "created_at": string;
+          "id": string;
+          "role": Database["public"]["Enums"]["app_role"];
+          "user_id": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "created_at"?: string;
+          "id"?: string;
+          "role": Database["public"]["Enums"]["app_role"];
+          "user_id": string;
+        };
+        Update: {
+          "created_at"?: string;
+          "id"?: string;
+          "role"?: Database["public"]["Enums"]["app_role"];
+          "user_id"?: string;
+        };
+        Relationships: [];
+      };
+      "wallet": {
+        Row: {
+          "balance": number;
+          "client_id": string;
+          "created_at": string;
+          "currency_code": string;
+          "id": string;
+          "is_primary": boolean;
+          "updated_at": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "balance"?: number;
+          "client_id": string;
+          "created_at"?: string;
+          "currency_code": string;
+          "id"?: string;
+          "is_primary"?: boolean;
+          "updated_at"?: string;
+        };
+        Update: {
+          "balance"?: number;
+          "client_id"?: string;
+          "created_at"?: string;
+          "currency_code"?: string;
+          "id"?: string;
+          "is_primary"?: boolean;
+          "updated_at"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "wallet_currency_code_fkey";
+            columns: ["currency_code"];
+            isOneToOne: false;
+            referencedRelation: "currency";
+            referencedColumns: ["code"];
+          },
+        ];
+      };
+    };
+    Views: {
+      [_ in never]: never;
+    };
+    Functions: {
+      "issue_api_key": {
+        Args: { "client_id": string; "label"?: string };
+        Returns: {
+          "id": string;
+          "key": string;
+          "key_prefix": string;
+        }[];
+      };
+      "record_transaction": {
+        Args: {
+          "amount": number;
+          "client_id": string;
+          "currency_code": string;
+          "note"?: string;
+          "reference"?: string;
+          "type": string;
+        };
+        Returns: {
+          "amount": number;
+          "balance_after": number | null;
+          "client_id": string;
+          "created_at": string;
+          "created_by": string | null;
+          "currency_code": string;
+          "id": string;
+          "ledger_seq": number;
+          "note": string | null;
+          "reference": string | null;
+          "type": string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "transaction";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      "revoke_api_key": {
+        Args: { "id": string };
+        Returns: {
+          "key_prefix": string;
+          "revoked_at": string;
+          "status": string;
+        }[];
+      };
+    };
+    Enums: {
+      "app_role": "admin" | "manager" | "client";
+    };
+    CompositeTypes: {
+      [_ in never]: never;
+    };
+  };
+};
+
+type DatabaseWithoutInternals = Omit<Database, "__InternalSupabase">;
+
+type DefaultSchema =
+  DatabaseWithoutInternals[Extract<keyof Database, "public">];
+
+export type Tables<
+  DefaultSchemaTableNameOrOptions extends
+    | keyof (DefaultSchema["Tables"] & DefaultSchema["Views"])
+    | { schema: keyof DatabaseWithoutInternals },
+  TableName extends DefaultSchemaTableNameOrOptions extends {
+    schema: keyof DatabaseWithoutInternals;
+  } ? keyof (
+      & DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]][
+        "Tables"
+      ]
+      & DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]][
+        "Views"
+      ]
+    )
+    : never = never,
+> = DefaultSchemaTableNameOrOptions extends
+  { schema: keyof DatabaseWithoutInternals } ? (
+    & DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]][
+      "Tables"
+    ]
+    & DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]][
+      "Views"
+    ]
+  )[TableName] extends {
+    Row: infer R;
+  } ? R
+  : never
+  : DefaultSchemaTableNameOrOptions extends
+    keyof (DefaultSchema["Tables"] & DefaultSchema["Views"])
+    ? (DefaultSchema["Tables"] & DefaultSchema["Views"])[
+      DefaultSchemaTableNameOrOptions
+    ] extends {
+      Row: infer R;
+    } ? R
+    : never
+  : never;
+
+export type TablesInsert<
+  DefaultSchemaTableNameOrOptions extends
+    | keyof DefaultSchema["Tables"]
+    | { schema: keyof DatabaseWithoutInternals },
+  TableName extends DefaultSchemaTableNameOrOptions extends {
+    schema: keyof DatabaseWithoutInternals;
+  }
+    ? keyof DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]][
+      "Tables"
+    ]
+    : never = never,
+> = DefaultSchemaTableNameOrOptions extends
+  { schema: keyof DatabaseWithoutInternals }
+  ? DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]][
+    "Tables"
+  ][TableName] extends {
+    Insert: infer I;
+  } ? I
+  : never
+  : DefaultSchemaTableNameOrOptions extends keyof DefaultSchema["Tables"]
+    ? DefaultSchema["Tables"][DefaultSchemaTableNameOrOptions] extends {
+      Insert: infer I;
+    } ? I
+    : never
+  : never;
+
+export type TablesUpdate<
+  DefaultSchemaTableNameOrOptions extends
+    | keyof DefaultSchema["Tables"]
+    | { schema: keyof DatabaseWithoutInternals },
+  TableName extends DefaultSchemaTableNameOrOptions extends {
+    schema: keyof DatabaseWithoutInternals;
+  }
+    ? keyof DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]][
+      "Tables"
+    ]
+    : never = never,
+> = DefaultSchemaTableNameOrOptions extends
+  { schema: keyof DatabaseWithoutInternals }
+  ? DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]][
+    "Tables"
+  ][TableName] extends {
+    Update: infer U;
+  } ? U
+  : never
+  : DefaultSchemaTableNameOrOptions extends keyof DefaultSchema["Tables"]
+    ? DefaultSchema["Tables"][DefaultSchemaTableNameOrOptions] extends {
+      Update: infer U;
+    } ? U
+    : never
+  : never;
+
+export type Enums<
+  DefaultSchemaEnumNameOrOptions extends
+    | keyof DefaultSchema["Enums"]
+    | { schema: keyof DatabaseWithoutInternals },
+  EnumName extends DefaultSchemaEnumNameOrOptions extends {
+    schema: keyof DatabaseWithoutInternals;
+  }
+    ? keyof DatabaseWithoutInternals[DefaultSchemaEnumNameOrOptions["schema"]][
+      "Enums"
+    ]
+    : never = never,
+> = DefaultSchemaEnumNameOrOptions extends
+  { schema: keyof DatabaseWithoutInternals }
+  ? DatabaseWithoutInternals[DefaultSchemaEnumNameOrOptions["schema"]]["Enums"][
+    EnumName
+  ]
+  : DefaultSchemaEnumNameOrOptions extends keyof DefaultSchema["Enums"]
+    ? DefaultSchema["Enums"][DefaultSchemaEnumNameOrOptions]
+  : never;
+
+export type CompositeTypes<
+  PublicCompositeTypeNameOrOptions extends
+    | keyof DefaultSchema["CompositeTypes"]
+    | { schema: keyof DatabaseWithoutInternals },
+  CompositeTypeName extends PublicCompositeTypeNameOrOptions extends {
+    schema: keyof DatabaseWithoutInternals;
+  }
+    ? keyof DatabaseWithoutInternals[
+      PublicCompositeTypeNameOrOptions["schema"]
+    ]["CompositeTypes"]
+    : never = never,
+> = PublicCompositeTypeNameOrOptions extends
+  { schema: keyof DatabaseWithoutInternals }
+  ? DatabaseWithoutInternals[PublicCompositeTypeNameOrOptions["schema"]][
+    "CompositeTypes"
+  ][CompositeTypeName]
+  : PublicCompositeTypeNameOrOptions extends
+    keyof DefaultSchema["CompositeTypes"]
+    ? DefaultSchema["CompositeTypes"][PublicCompositeTypeNameOrOptions]
+  : never;
+
+export const Constants = {
+  "public": {
+    Enums: {
+      "app_role": ["admin", "manager", "client"],
+    },
+  },
+} as const;

@@ -1,0 +1,63 @@
+// Errors an API caller may see: values with an HTTP status and a stable machine-readable code,
+// turned into RFC 9457 application/problem+json here and nowhere else.
+
+const catalogue = {
+  malformed_json: [400, 'Malformed JSON'],
+  validation_failed: [400, 'Invalid request'],
+  invalid_idempotency_key: [400, 'Invalid Idempotency-Key'],
+  missing_api_key: [401, 'API key required'],
+  invalid_api_key: [401, 'Invalid API key'],
+  not_found: [404, 'Not found'],
+  method_not_allowed: [405, 'Method not allowed'],
+  idempotency_key_in_use: [409, 'Request with this Idempotency-Key in progress'],
+  payload_too_large: [413, 'Payload too large'],
+  unsupported_media_type: [415, 'Unsupported media type'],
+  idempotency_key_reused: [422, 'Idempotency-Key reused with another request'],
+  reference_unavailable: [422, 'Unknown or unavailable provider or currency'],
+  internal_error: [500, 'Internal error'],
+  service_unavailable: [503, 'Service unavailable'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ProblemCode = keyof typeof catalogue;
+
+/** One failing field: a JSON Pointer into the request body, a stable code and a sentence. */
+export interface FieldError {
+  pointer: string;
+  code: string;
+  detail: string;
+}
+
+export const PROBLEM_TYPE_BASE = 'https://docs.cgs.example/problems/';
+
+export class Problem {
+  readonly status: number;
+  readonly title: string;
+
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly extras: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    [this.status, this.title] = catalogue[code];
+  }
+
+  toResponse(): Response {
+    const body = {
+      type: PROBLEM_TYPE_BASE + this.code,
+      title: this.title,
+      status: this.status,
+      detail: this.detail,
+      code: this.code,
+      ...(this.extras.errors ? { errors: this.extras.errors } : {}),
+    };
+    return new Response(JSON.stringify(body), {
+      status: this.status,
+      headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...this.extras.headers },
+    });
+  }
+}
+
+/** A JSON Pointer (RFC 6901) to a top-level member, in the URI fragment form RFC 9457 shows. */
+export function pointerTo(member: string): string {
+  return `#/${member.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}

@@ -1,0 +1,54 @@
+// Reading a JSON request body safely: JSON media type only, a byte limit enforced while reading
+// (Content-Length is a hint, not a promise), strict UTF-8.
+import { Problem } from './problem.ts';
+
+function tooLarge(maxBytes: number): Problem {
+  return new Problem('payload_too_large', `The request body must not exceed ${maxBytes} bytes.`);
+}
+
+function isJsonMediaType(contentType: string | null): boolean {
+  if (!contentType) return false;
+  const [type, ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  return type === 'application/json'
+    && parameters.every((p) => !p.startsWith('charset=') || /^charset="?utf-8"?$/.test(p));
+}
+
+async function readAtMost(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
+  if (!body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** The parsed body: 415 unless JSON, 413 over `maxBytes`, 400 unless well-formed UTF-8 JSON. */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  if (!isJsonMediaType(request.headers.get('content-type'))) {
+    throw new Problem('unsupported_media_type', 'Send the body as `Content-Type: application/json` (UTF-8).', {
+      headers: { 'accept-post': 'application/json' },
+    });
+  }
+  if (Number(request.headers.get('content-length') ?? 0) > maxBytes) throw tooLarge(maxBytes);
+  const bytes = await readAtMost(request.body, maxBytes);
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw new Problem('malformed_json', 'The request body is not well-formed JSON.');
+  }
+}

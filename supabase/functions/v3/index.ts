@@ -1,0 +1,37 @@
+// Edge Function entry point: reads the environment, wires the handler, serves it.
+// Hosted: {SUPABASE_URL}/functions/v1/v3/...; locally `npm start` runs it under Deno.
+import { connectDatabase } from '../_shared/database.ts';
+import { createSessionTokenSigner } from './session-token.ts';
+import { createSessionsHandler, defaultConfig } from './sessions.ts';
+
+const env = (name: string) => Deno.env.get(name) || undefined;
+
+const databaseUrl = env('SUPABASE_DB_URL') ?? env('DATABASE_URL');
+if (!databaseUrl) throw new Error('SUPABASE_DB_URL (or DATABASE_URL) is not set');
+
+const privateJwk = env('SESSION_TOKEN_PRIVATE_JWK');
+if (!privateJwk) console.warn('SESSION_TOKEN_PRIVATE_JWK is not set: launch tokens are signed with a throwaway key');
+
+const handler = createSessionsHandler({
+  sql: connectDatabase(databaseUrl, { max: Number(env('DB_POOL_MAX') ?? 10) }),
+  signer: await createSessionTokenSigner({
+    privateJwk: privateJwk ? JSON.parse(privateJwk) : undefined,
+    issuer: env('SESSION_TOKEN_ISSUER') ?? 'cgs',
+  }),
+  config: {
+    launchBaseUrl: env('LAUNCH_BASE_URL') ?? defaultConfig.launchBaseUrl,
+    sessionTtlSeconds: Number(env('SESSION_TTL_SECONDS') ?? defaultConfig.sessionTtlSeconds),
+  },
+});
+
+const port = env('PORT');
+Deno.serve(
+  port
+    ? {
+      port: Number(port),
+      hostname: env('HOST') ?? '127.0.0.1',
+      onListen: ({ hostname, port }) => console.log(`v3 listening on http://${hostname}:${port}/`),
+    }
+    : {},
+  handler,
+);

@@ -1,0 +1,164 @@
+// The v3 operator API as a fetch-style handler over injected dependencies: the same code runs
+// under Deno.serve (index.ts) and in vitest against a real database.
+import { apiKeyHash, invalidApiKey } from '../_shared/api-key.ts';
+import { isDatabaseUnavailable, type Sql } from '../_shared/database.ts';
+import { type FieldError, pointerTo, Problem } from '../_shared/problem.ts';
+import { readJsonBody } from '../_shared/request-body.ts';
+import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from './session-request.ts';
+import type { SessionTokenSigner } from './session-token.ts';
+
+export interface SessionsConfig {
+  /** Where a player starts the game; the launch token is appended as `?token=`. */
+  launchBaseUrl: string;
+  /** Launch window: the session and its token expire this long after creation. */
+  sessionTtlSeconds: number;
+  maxBodyBytes: number;
+}
+
+export const defaultConfig: SessionsConfig = {
+  launchBaseUrl: 'https://play.cgs.example/launch',
+  sessionTtlSeconds: 15 * 60,
+  maxBodyBytes: 16 * 1024,
+};
+
+export interface SessionsDependencies {
+  sql: Sql;
+  signer: SessionTokenSigner;
+  clock?: () => Date;
+  config?: Partial<SessionsConfig>;
+  /** Where internal errors go; never to the caller. */
+  logError?: (message: string, error: unknown) => void;
+}
+
+/** The 201 body, also what an Idempotency-Key replays. */
+export interface GameSession {
+  id: string;
+  player_id: string;
+  game_id: string;
+  currency: string;
+  status: 'created';
+  created_at: string;
+  expires_at: string;
+  launch_url: string;
+}
+
+interface Outcome {
+  outcome: 'created' | 'replayed' | 'unauthorized' | 'in_progress' | 'key_reused' | 'unprocessable';
+  response_status: number | null;
+  body: GameSession | null;
+  problems: string[] | null;
+}
+
+const SESSIONS = '/v3/sessions';
+const JWKS = '/v3/.well-known/jwks.json';
+
+const referenceErrors: Record<string, FieldError> = {
+  unknown_provider: { pointer: pointerTo('game_id'), code: 'unknown_provider', detail: 'No provider has this slug.' },
+  provider_unavailable: {
+    pointer: pointerTo('game_id'), code: 'provider_unavailable', detail: 'The provider is in maintenance or inactive.',
+  },
+  unknown_currency: { pointer: pointerTo('currency'), code: 'unknown_currency', detail: 'The service does not offer this currency.' },
+  currency_unavailable: { pointer: pointerTo('currency'), code: 'currency_unavailable', detail: 'This currency is not active.' },
+};
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+function methodNotAllowed(allow: string): Problem {
+  return new Problem('method_not_allowed', `Use ${allow}.`, { headers: { allow } });
+}
+
+export function createSessionsHandler(deps: SessionsDependencies): (request: Request) => Promise<Response> {
+  const config = { ...defaultConfig, ...deps.config };
+  const clock = deps.clock ?? (() => new Date());
+  const logError = deps.logError ?? ((message, error) => console.error(message, error));
+
+  async function createSession(request: Request, path: string): Promise<Response> {
+    const keyHash = await apiKeyHash(request.headers);
+    const idempotencyKey = readIdempotencyKey(request.headers);
+    const fields = parseSessionRequest(await readJsonBody(request, config.maxBodyBytes));
+
+    const id = crypto.randomUUID();
+    const createdAt = clock();
+    const expiresAt = new Date(createdAt.getTime() + config.sessionTtlSeconds * 1000);
+    const token = await deps.signer.sign({
+      sessionId: id, playerId: fields.player_id, provider: fields.provider, gameId: fields.game_id,
+      currency: fields.currency, issuedAt: createdAt, expiresAt,
+    });
+    const launchUrl = new URL(config.launchBaseUrl);
+    launchUrl.searchParams.set('token', token);
+    const session: GameSession = {
+      id,
+      player_id: fields.player_id,
+      game_id: fields.game_id,
+      currency: fields.currency,
+      status: 'created',
+      created_at: createdAt.toISOString(),
+      expires_at: expiresAt.toISOString(),
+      launch_url: launchUrl.href,
+    };
+
+    // The session goes in as a json parameter (postgres.js serializes it), stored verbatim for replays.
+    const [result] = await deps.sql<Outcome[]>`
+      select * from private.create_game_session(
+        ${keyHash}, ${idempotencyKey}, ${await requestFingerprint(fields)}, ${id}, ${fields.player_id},
+        ${fields.provider}, ${fields.game}, ${fields.currency}, ${createdAt}, ${expiresAt},
+        ${session as never}::json)`;
+
+    const created = (body: GameSession, headers: Record<string, string> = {}) =>
+      json(result.response_status!, body, { location: `${path}/${body.id}`, 'cache-control': 'no-store', ...headers });
+    switch (result.outcome) {
+      case 'created':
+        return created(session);
+      case 'replayed':
+        return created(result.body!, { 'idempotent-replayed': 'true' });
+      case 'unauthorized':
+        throw invalidApiKey();
+      case 'in_progress':
+        throw new Problem('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry shortly.', {
+          headers: { 'retry-after': '1' },
+        });
+      case 'key_reused':
+        throw new Problem('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
+      case 'unprocessable':
+        throw new Problem('reference_unavailable', 'The game or currency cannot be played; see `errors`.', {
+          errors: result.problems!.map((code) => referenceErrors[code]),
+        });
+    }
+  }
+
+  function route(request: Request): Response | Promise<Response> {
+    // Hosted, the function sees /v3/...; through the local gateway path, /functions/v1/v3/...
+    const path = new URL(request.url).pathname.replace(/\/+$/, '');
+    const resource = path.replace(/^\/functions\/v1(?=\/)/, '');
+    if (resource === SESSIONS) {
+      if (request.method !== 'POST') throw methodNotAllowed('POST');
+      return createSession(request, path);
+    }
+    if (resource === JWKS) {
+      if (request.method !== 'GET') throw methodNotAllowed('GET');
+      return json(200, deps.signer.jwks, { 'cache-control': 'public, max-age=300' });
+    }
+    throw new Problem('not_found', 'No such resource in API v3.');
+  }
+
+  return async (request) => {
+    try {
+      return await route(request);
+    } catch (error) {
+      if (error instanceof Problem) return error.toResponse();
+      if (isDatabaseUnavailable(error)) {
+        logError('database unavailable', error);
+        return new Problem('service_unavailable', 'The service is temporarily unavailable; retry shortly.', {
+          headers: { 'retry-after': '5' },
+        }).toResponse();
+      }
+      logError('unexpected error', error);
+      return new Problem('internal_error', 'Something went wrong on our side.').toResponse();
+    }
+  };
+}

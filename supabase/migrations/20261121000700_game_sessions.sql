@@ -1,0 +1,198 @@
+-- Game sessions: what POST /v3/sessions records (spec 2.12, 4.1), the Idempotency-Key store behind
+-- it, and the one function the endpoint calls per request. Clients read their own sessions, staff
+-- read all; nobody writes through the API: the endpoint writes as the database owner.
+
+-- ============================================================================================
+-- Tables
+-- ============================================================================================
+create table public.game_session (
+  id uuid primary key default gen_random_uuid(),
+  client_id uuid not null references auth.users (id) on delete cascade,
+  -- Kept when the key is deleted: the session still happened.
+  api_key_id uuid references public.api_key (id) on delete set null,
+  player_id text not null,
+  provider_id uuid not null references public.game_provider (id),
+  game text not null,
+  currency_code text not null references public.currency (code),
+  status text not null default 'created',
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null,
+  constraint game_session_player_id_length check (char_length(player_id) between 1 and 128),
+  constraint game_session_game_format check (game ~ '^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$'),
+  constraint game_session_status_check check (status in ('created', 'active', 'closed')),
+  constraint game_session_expires_after_creation check (expires_at > created_at)
+);
+comment on table public.game_session is
+  'A game session an operator created for a player (POST /v3/sessions). expires_at ends the launch '
+  'window: the signed launch token is valid until then.';
+comment on column public.game_session.game is 'The <game> part of game_id (<provider slug>:<game>).';
+create index game_session_client_id_created_at_idx on public.game_session (client_id, created_at desc);
+create index game_session_api_key_id_idx on public.game_session (api_key_id);
+create index game_session_provider_id_idx on public.game_session (provider_id);
+create index game_session_currency_code_idx on public.game_session (currency_code);
+
+-- Stripe's Idempotency-Key semantics, per client. Only completed responses are stored: a request
+-- holds a transaction-scoped advisory lock on (client, key) while it runs, so "still in progress"
+-- needs no row, and a crash mid-request can never leave a key stuck.
+create table private.idempotency_key (
+  client_id uuid not null references auth.users (id) on delete cascade,
+  idempotency_key text not null,
+  request_fingerprint text not null,
+  response_status int not null,
+  -- json, not jsonb: a replay repeats the first response's bytes, key order included.
+  response_body json not null,
+  created_at timestamptz not null default now(),
+  primary key (client_id, idempotency_key),
+  constraint idempotency_key_length check (char_length(idempotency_key) between 1 and 255),
+  constraint idempotency_key_fingerprint_format check (request_fingerprint ~ '^[0-9a-f]{64}$')
+);
+comment on table private.idempotency_key is
+  'First response per (client, Idempotency-Key), replayed to retries for 24 hours; older rows are '
+  'ignored, overwritten on reuse and removed by private.purge_idempotency_keys().';
+create index idempotency_key_created_at_idx on private.idempotency_key (created_at);
+
+-- ============================================================================================
+-- Row level security
+-- ============================================================================================
+alter table public.game_session enable row level security;
+-- private.idempotency_key needs none: its schema is not exposed and no API role has a grant on it.
+
+-- ============================================================================================
+-- Grants: read-only for the API roles; the endpoint writes as the owner.
+-- ============================================================================================
+grant select on public.game_session to authenticated, service_role;
+
+-- ============================================================================================
+-- Helper functions
+-- ============================================================================================
+-- One round trip per request: authenticate the key, honour the Idempotency-Key, check the provider
+-- and currency, record the session and remember the response, all in one transaction. The caller
+-- validated the shapes and built the 201 body (it signs the launch token), so this only decides.
+-- Outcomes: created, replayed, unauthorized, in_progress, key_reused, unprocessable.
+create function private.create_game_session(
+  key_hash text,
+  idempotency_key text,
+  request_fingerprint text,
+  session_id uuid,
+  player_id text,
+  provider_slug text,
+  game text,
+  currency_code text,
+  created_at timestamptz,
+  expires_at timestamptz,
+  response_body json
+) returns table (outcome text, response_status int, body json, problems text[])
+language plpgsql
+set search_path = ''
+as $$
+#variable_conflict use_variable
+declare
+  key_id uuid;
+  client_id uuid;
+  provider_id uuid;
+  provider_status text;
+  currency_active boolean;
+  stored private.idempotency_key;
+  found_problems text[] := '{}';
+begin
+  -- A key works while it is active and its owner's account is active.
+  select k.id, k.client_id into key_id, client_id
+  from public.api_key k
+  join public.profile p on p.id = k.client_id and p.status = 'active'
+  where k.key_hash = create_game_session.key_hash and k.status = 'active';
+  if key_id is null then
+    return query select 'unauthorized', null::int, null::json, null::text[];
+    return;
+  end if;
+
+  if create_game_session.idempotency_key is not null then
+    if not pg_try_advisory_xact_lock(
+      hashtextextended(client_id::text || '/' || create_game_session.idempotency_key, 0)
+    ) then
+      return query select 'in_progress', null::int, null::json, null::text[];
+      return;
+    end if;
+    select * into stored
+    from private.idempotency_key i
+    where i.client_id = client_id
+      and i.idempotency_key = create_game_session.idempotency_key
+      and i.created_at > now() - interval '24 hours';
+    if stored.client_id is not null then
+      if stored.request_fingerprint <> create_game_session.request_fingerprint then
+        return query select 'key_reused', null::int, null::json, null::text[];
+      else
+        return query select 'replayed', stored.response_status, stored.response_body, null::text[];
+      end if;
+      return;
+    end if;
+  end if;
+
+  select gp.id, gp.status into provider_id, provider_status
+  from public.game_provider gp where gp.slug = provider_slug;
+  select c.is_active into currency_active
+  from public.currency c where c.code = create_game_session.currency_code;
+  if provider_id is null then
+    found_problems := found_problems || 'unknown_provider'::text;
+  elsif provider_status <> 'active' then
+    found_problems := found_problems || 'provider_unavailable'::text;
+  end if;
+  if currency_active is null then
+    found_problems := found_problems || 'unknown_currency'::text;
+  elsif not currency_active then
+    found_problems := found_problems || 'currency_unavailable'::text;
+  end if;
+  if cardinality(found_problems) > 0 then
+    return query select 'unprocessable', null::int, null::json, found_problems;
+    return;
+  end if;
+
+  insert into public.game_session
+    (id, client_id, api_key_id, player_id, provider_id, game, currency_code, created_at, expires_at)
+  values
+    (session_id, client_id, key_id, player_id, provider_id, game, create_game_session.currency_code,
+     create_game_session.created_at, create_game_session.expires_at);
+
+  if create_game_session.idempotency_key is not null then
+    insert into private.idempotency_key as i
+      (client_id, idempotency_key, request_fingerprint, response_status, response_body)
+    values
+      (client_id, create_game_session.idempotency_key, create_game_session.request_fingerprint, 201,
+       response_body)
+    on conflict on constraint idempotency_key_pkey do update
+      set request_fingerprint = excluded.request_fingerprint,
+          response_status = excluded.response_status,
+          response_body = excluded.response_body,
+          created_at = excluded.created_at
+      where i.created_at <= now() - interval '24 hours';
+  end if;
+
+  -- Last, so the row lock concurrent requests with one key meet is held as briefly as possible;
+  -- at most one write a minute per key.
+  update public.api_key k set last_used_at = now()
+  where k.id = key_id and (k.last_used_at is null or k.last_used_at < now() - interval '1 minute');
+
+  return query select 'created', 201, response_body, null::text[];
+end;
+$$;
+comment on function private.create_game_session is
+  'POST /v3/sessions in one call: key check, idempotency, provider/currency check, insert.';
+revoke execute on function private.create_game_session from public, anon, authenticated, service_role;
+
+-- Idempotency keys are promised for 24 hours; schedule this (pg_cron) to keep the table small.
+create function private.purge_idempotency_keys() returns bigint
+language sql
+set search_path = ''
+as $$
+  with purged as (
+    delete from private.idempotency_key where created_at <= now() - interval '24 hours' returning 1
+  )
+  select count(*) from purged;
+$$;
+revoke execute on function private.purge_idempotency_keys() from public, anon, authenticated, service_role;
+
+-- ============================================================================================
+-- Policies
+-- ============================================================================================
+create policy "clients read their own game sessions; staff read all"
+  on public.game_session for select to authenticated
+  using (client_id = (select auth.uid()) or (select private.is_staff()));

@@ -1,0 +1,58 @@
+// `npm run key`: the service's operators issue a key (printed once) and revoke it by id, prefix
+// or the key itself, on DATABASE_URL.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { paths } from '../../scripts/lib/database.ts';
+import { type Account, connect, signUp } from '../helpers/db.ts';
+
+const sql = connect();
+let carol: Account;
+
+beforeAll(async () => {
+  carol = await signUp(sql, 'carol');
+});
+
+async function key(...args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(`${paths.root}node_modules/.bin/tsx`, ['scripts/key.ts', ...args], {
+      cwd: paths.root,
+      env: { ...process.env, DATABASE_URL: inject('databaseUrl') },
+    });
+    return { code: 0, out: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, out: failed.stdout + failed.stderr };
+  }
+}
+
+describe('npm run key', () => {
+  it('issues a key for a client by e-mail, prints it once, stores only its hash; revokes it by prefix', async () => {
+    const issued = await key('issue', '--client', carol.email.toUpperCase(), '--label', 'Staging');
+    expect(issued.code).toBe(0);
+    const printed = /cgs_live_[A-Za-z0-9_-]{43}/.exec(issued.out)![0];
+    const [row] = await sql`select id, label, status, key_prefix from public.api_key where key_hash = ${createHash('sha256').update(printed).digest('hex')}`;
+    expect(row).toMatchObject({ label: 'Staging', status: 'active', key_prefix: printed.slice(0, 16) });
+
+    const revoked = await key('revoke', row.key_prefix);
+    expect(revoked.code).toBe(0);
+    const [after] = await sql`select status, revoked_at from public.api_key where id = ${row.id}`;
+    expect(after).toMatchObject({ status: 'revoked', revoked_at: expect.any(Date) });
+  });
+
+  it('issues by account id and revokes by id or by the key itself', async () => {
+    const issued = await key('issue', '--client', carol.id);
+    const printed = /cgs_live_[A-Za-z0-9_-]{43}/.exec(issued.out)![0];
+    expect((await key('revoke', printed)).code).toBe(0);
+    const [row] = await sql`select id, label, status from public.api_key where key_prefix = ${printed.slice(0, 16)}`;
+    expect(row).toMatchObject({ label: 'Default', status: 'revoked' });
+    expect((await key('revoke', row.id)).code).toBe(0);
+  });
+
+  it('fails with a message and exit code 1 for an unknown client, key or command', async () => {
+    expect(await key('issue', '--client', 'nobody@example.test')).toMatchObject({ code: 1, out: expect.stringContaining('no account') });
+    expect(await key('revoke', 'cgs_live_nothing')).toMatchObject({ code: 1, out: expect.stringContaining('no api key') });
+    expect(await key('frobnicate')).toMatchObject({ code: 1, out: expect.stringContaining('usage') });
+  });
+});

@@ -1,0 +1,38 @@
+// The endpoint's database connection: safe behind Supabase's transaction pooler and bounded in
+// time, and the line between "database unavailable" (503, retry) and a bug (500).
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { connectDatabase, isDatabaseUnavailable } from '../../supabase/functions/_shared/database.ts';
+
+const sql = connectDatabase(inject('databaseUrl'), { max: 1 });
+afterAll(() => sql.end());
+
+describe('connectDatabase', () => {
+  it('bounds every statement with a 5 s statement_timeout and names its connections', async () => {
+    const [row] = await sql`select current_setting('statement_timeout') as timeout, current_setting('application_name') as app`;
+    expect(row).toEqual({ timeout: '5s', app: 'cgs-v3' });
+  });
+
+  it('reports a statement cut off by statement_timeout as the database being unavailable', async () => {
+    const short = connectDatabase(inject('databaseUrl'), { max: 1, statementTimeoutMs: 50 });
+    try {
+      const error = await short`select pg_sleep(1)`.catch((e: unknown) => e);
+      expect((error as { code: string }).code).toBe('57014');
+      expect(isDatabaseUnavailable(error)).toBe(true);
+    } finally {
+      await short.end();
+    }
+  });
+
+  it.each([
+    ['a refused connection', 'ECONNREFUSED', true],
+    ['a connect timeout', 'CONNECT_TIMEOUT', true],
+    ['a closed connection', 'CONNECTION_CLOSED', true],
+    ['too many connections', '53300', true],
+    ['a database starting up', '57P03', true],
+    ['a check violation', '23514', false],
+    ['a syntax error', '42601', false],
+    ['an error without a code', undefined, false],
+  ])('classifies %s', (_name, code, unavailable) => {
+    expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code }))).toBe(unavailable);
+  });
+});

@@ -1,0 +1,105 @@
+// End to end: the Edge Function under real Deno (as `npm start` serves it), over HTTP, against the
+// test database, including a burst of concurrent creations.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../../scripts/lib/embedded-postgres.ts';
+import { type ServedFunction, serveFunction } from '../../scripts/lib/deno-function.ts';
+import { connect } from '../helpers/db.ts';
+import { newOperator, type Operator, validBody } from './helpers.ts';
+
+const sql = connect();
+let served: ServedFunction;
+let alice: Operator;
+let denoDir: string;
+
+beforeAll(async () => {
+  // An empty Deno cache: the function must start with what node_modules holds, no registry.
+  denoDir = await mkdtemp(join(tmpdir(), 'cgs-deno-'));
+  const env = { DENO_DIR: denoDir };
+  [served, alice] = await Promise.all([
+    freePort().then((port) => serveFunction({ databaseUrl: inject('databaseUrl'), port, env })),
+    newOperator(sql, 'alice'),
+  ]);
+});
+afterAll(async () => {
+  await served?.stop();
+  await rm(denoDir, { recursive: true, force: true });
+});
+
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${served.url}/v3/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.key}`, ...headers },
+    body: JSON.stringify(body),
+  });
+
+describe('v3 under Deno', () => {
+  it('creates a session over HTTP: 201, Location under /functions/v1, a launch URL', async () => {
+    const response = await post(validBody);
+    expect(response.status).toBe(201);
+    const session = await response.json();
+    expect(response.headers.get('location')).toBe(`/functions/v1/v3/sessions/${session.id}`);
+    expect(session).toMatchObject({ ...validBody, status: 'created', launch_url: expect.stringContaining('?token=') });
+  });
+
+  it('replays an Idempotency-Key retry byte for byte over HTTP', async () => {
+    const headers = { 'idempotency-key': `e2e-${Date.now()}` };
+    const first = await post(validBody, headers);
+    const retry = await post(validBody, headers);
+    expect([first.status, retry.status]).toEqual([201, 201]);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await retry.text()).toBe(await first.text());
+  });
+
+  it('answers 503 problem+json when its database is unreachable', async () => {
+    const deadDatabase = `postgresql://postgres:postgres@127.0.0.1:${await freePort()}/postgres`;
+    const orphan = await serveFunction({ databaseUrl: deadDatabase, port: await freePort() });
+    try {
+      const response = await fetch(`${orphan.url}/v3/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.key}` },
+        body: JSON.stringify(validBody),
+      });
+      expect(response.status).toBe(503);
+      expect((await response.json()).code).toBe('service_unavailable');
+    } finally {
+      await orphan.stop();
+    }
+  });
+
+  it('answers errors as problem+json over HTTP (401, 405, 413)', async () => {
+    const unauthorized = await post(validBody, { authorization: 'Bearer nope' });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(unauthorized.headers.get('content-type')).toBe('application/problem+json');
+    const notAllowed = await fetch(`${served.url}/v3/sessions`);
+    expect(notAllowed.status).toBe(405);
+    expect(notAllowed.headers.get('allow')).toBe('POST');
+    const tooLarge = await post({ ...validBody, player_id: 'x'.repeat(32 * 1024) });
+    expect(tooLarge.status).toBe(413);
+  });
+
+  it('serves the JWKS providers verify launch tokens with', async () => {
+    const response = await fetch(`${served.url}/v3/.well-known/jwks.json`);
+    expect(response.status).toBe(200);
+    expect((await response.json()).keys[0]).toMatchObject({ kty: 'EC', alg: 'ES256' });
+  });
+
+  it('creates 200 sessions sent at once: 200 × 201, 200 distinct sessions, 200 rows', async () => {
+    const [{ before }] = await sql`select count(*)::int as before from public.game_session where client_id = ${alice.account.id}`;
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => post({ ...validBody, player_id: `burst-${i}` })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(200).fill(201));
+    const ids = new Set((await Promise.all(responses.map((r) => r.json()))).map((s) => s.id));
+    expect(ids.size).toBe(200);
+    const [{ rows }] = await sql`
+      select count(*)::int as rows from public.game_session
+      where client_id = ${alice.account.id} and id = any(${[...ids]}::uuid[])`;
+    expect(rows).toBe(200);
+    const [{ after }] = await sql`select count(*)::int as after from public.game_session where client_id = ${alice.account.id}`;
+    expect(after).toBe(before + 200);
+  });
+});

@@ -1,0 +1,80 @@
+// The v3 handler on the test database with production settings, and the operators that call it:
+// each test file signs up its own clients and issues their keys.
+import postgres, { type Sql } from 'postgres';
+import { afterAll, inject } from 'vitest';
+import { prepareDatabase, recreateDatabase } from '../../scripts/lib/database.ts';
+import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
+import { createSessionTokenSigner, type SessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
+import { createSessionsHandler, type SessionsDependencies } from '../../supabase/functions/v3/sessions.ts';
+import { type Account, signUp } from '../helpers/db.ts';
+
+export const SESSIONS_URL = 'http://api.test/v3/sessions';
+export const ISSUER = 'cgs-test';
+
+export const validBody = { player_id: 'player-42', game_id: 'pragmatic-play:vs20olympgate', currency: 'EUR' };
+
+export interface Operator {
+  account: Account;
+  key: string;
+  keyId: string;
+}
+
+/** Issues a key as the database owner does for `npm run key`. */
+export async function issueKey(sql: Sql, account: Account, label = 'Default'): Promise<{ key: string; keyId: string }> {
+  const [issued] = await sql<{ id: string; key: string }[]>`select * from public.issue_api_key(${account.id}, ${label})`;
+  return { key: issued.key, keyId: issued.id };
+}
+
+/** A new client account with an active API key. */
+export async function newOperator(sql: Sql, name = 'operator'): Promise<Operator> {
+  const account = await signUp(sql, name);
+  return { account, ...(await issueKey(sql, account)) };
+}
+
+/** A handler over the test database, as index.ts wires it (its pool closed after the file). */
+export async function sessionsHandler(overrides: Partial<SessionsDependencies> = {}) {
+  const sql = connectDatabase(inject('databaseUrl'), { max: 5 });
+  afterAll(() => sql.end());
+  const signer: SessionTokenSigner = await createSessionTokenSigner({ issuer: ISSUER });
+  return { signer, handle: createSessionsHandler({ sql, signer, ...overrides }) };
+}
+
+export interface PostOptions {
+  key?: string;
+  headers?: Record<string, string>;
+  url?: string;
+}
+
+/** A POST /v3/sessions request: JSON, with the operator's key unless told otherwise. */
+export function sessionRequest(body: unknown, options: PostOptions = {}): Request {
+  return new Request(options.url ?? SESSIONS_URL, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+      ...options.headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** What a client has written through the endpoint: sessions and remembered idempotent responses. */
+export async function writesBy(sql: Sql, account: Account): Promise<{ sessions: number; idempotencyKeys: number }> {
+  const [row] = await sql<{ sessions: number; idempotency_keys: number }[]>`
+    select (select count(*)::int from public.game_session where client_id = ${account.id}) as sessions,
+           (select count(*)::int from private.idempotency_key where client_id = ${account.id}) as idempotency_keys`;
+  return { sessions: row.sessions, idempotencyKeys: row.idempotency_keys };
+}
+
+/**
+ * A migrated database of its own, for tests that change reference data (providers, currencies)
+ * other files rely on: `owner` acts as the database owner, `endpoint` is the handler's pool.
+ */
+export async function isolatedDatabase(name: string): Promise<{ owner: Sql; endpoint: Sql }> {
+  const url = await recreateDatabase(inject('databaseUrl'), `cgs_sessions_${name}`);
+  await prepareDatabase(url);
+  const owner = postgres(url, { max: 2, onnotice: () => {} });
+  const endpoint = connectDatabase(url, { max: 2 });
+  afterAll(() => Promise.all([owner.end(), endpoint.end()]));
+  return { owner, endpoint };
+}

@@ -1,0 +1,115 @@
+// Property: whatever body and headers a caller throws at POST /v3/sessions, the answer is never a
+// 500, and nothing is written unless a session was created (201, not replayed).
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Problem } from '../../supabase/functions/_shared/problem.ts';
+import { parseSessionRequest } from '../../supabase/functions/v3/session-request.ts';
+import { connect } from '../helpers/db.ts';
+import { issueKey, newOperator, type Operator, sessionsHandler, SESSIONS_URL, validBody, writesBy } from './helpers.ts';
+
+const sql = connect();
+let handle: (request: Request) => Promise<Response>;
+let alice: Operator;
+let revokedKey: string;
+
+beforeAll(async () => {
+  ({ handle } = await sessionsHandler());
+  alice = await newOperator(sql, 'alice');
+  const revoked = await issueKey(sql, alice.account, 'revoked');
+  await sql`select public.revoke_api_key(${revoked.keyId})`;
+  revokedKey = revoked.key;
+});
+
+const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }));
+const plausible = fc.record(
+  {
+    player_id: fc.oneof({ arbitrary: fc.constant('player-1'), weight: 3 }, text, fc.jsonValue()),
+    game_id: fc.oneof(
+      text,
+      { arbitrary: fc.constantFrom(validBody.game_id, 'evolution:crazy-time', 'nope:x', 'spribe:'), weight: 3 },
+      fc.tuple(fc.stringMatching(/^[a-z0-9-]{1,8}$/), fc.stringMatching(/^[A-Za-z0-9._~-]{1,8}$/)).map(([p, g]) => `${p}:${g}`),
+    ),
+    currency: fc.oneof({ arbitrary: fc.constantFrom('EUR', 'USD', 'XXX', 'eur', 'EURO', ''), weight: 3 }, text, fc.integer()),
+    extra: fc.jsonValue(),
+  },
+  { requiredKeys: ['player_id', 'game_id', 'currency'] },
+).map(({ extra, ...fields }) => (extra === undefined ? fields : { ...fields, extra }));
+const valid = fc.record({
+  player_id: fc.stringMatching(/^[A-Za-z0-9_-]{1,24}$/),
+  game_id: fc.constantFrom(validBody.game_id, 'evolution:crazy-time', 'spribe:aviator'),
+  currency: fc.constantFrom('EUR', 'USD', 'GBP'),
+});
+const body = fc.oneof(
+  { arbitrary: valid.map((value) => JSON.stringify(value)), weight: 4 },
+  { arbitrary: plausible.map((value) => JSON.stringify(value)), weight: 6 },
+  fc.jsonValue().map((value) => JSON.stringify(value)),
+  text,
+  fc.uint8Array({ maxLength: 64 }),
+  fc.constant(JSON.stringify({ ...validBody, player_id: 'x'.repeat(20_000) })),
+);
+const header = fc.option(fc.string({ maxLength: 40 }), { nil: undefined });
+const headers = fc.record({
+  'content-type': fc.oneof(
+    { arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8'), weight: 6 }, fc.constant('text/plain'), header,
+  ),
+  authorization: fc.oneof(
+    { arbitrary: fc.constant('valid'), weight: 6 }, fc.constant('revoked'), header, fc.stringMatching(/^[A-Za-z0-9_-]{43}$/).map((r) => `Bearer cgs_live_${r}`),
+  ),
+  'idempotency-key': fc.oneof(header, fc.constantFrom('k1', 'k2')),
+  'content-length': fc.option(fc.nat({ max: 20_000 }).map(String), { nil: undefined, freq: 2 }),
+});
+const method = fc.oneof({ arbitrary: fc.constant('POST'), weight: 8 }, fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH'));
+
+function requestOf(verb: string, payload: string | Uint8Array, fields: Record<string, string | undefined>): Request | null {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    values[name] = value === 'valid' ? `Bearer ${alice.key}` : value === 'revoked' ? `Bearer ${revokedKey}` : value;
+  }
+  try {
+    return new Request(SESSIONS_URL, { method: verb, headers: values, body: verb === 'GET' ? undefined : (payload as BodyInit) });
+  } catch {
+    return null; // not a request an HTTP client could send (e.g. a header with a line break)
+  }
+}
+
+describe('POST /v3/sessions under arbitrary input', () => {
+  it('never answers 500 and never writes for a rejected or replayed request', async () => {
+    const seen = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(method, body, headers, async (verb, payload, fields) => {
+        const request = requestOf(verb, payload, fields);
+        fc.pre(request !== null);
+        const before = await writesBy(sql, alice.account);
+        const response = await handle(request!);
+        seen.add(response.status);
+        const after = await writesBy(sql, alice.account);
+        expect(response.status).toBeLessThan(500);
+        if (response.status === 201 && !response.headers.get('idempotent-replayed')) {
+          expect(after.sessions).toBe(before.sessions + 1);
+        } else {
+          expect(after).toEqual(before);
+        }
+        if (response.status >= 400) expect(response.headers.get('content-type')).toBe('application/problem+json');
+      }),
+      { numRuns: 300 },
+    );
+    // The property is only worth something if it reached the database's decisions too.
+    expect([...seen]).toEqual(expect.arrayContaining([201, 400, 401, 405, 413, 415, 422]));
+  });
+
+  it('validates any JSON value into a session request or a 400 listing at least one field', () => {
+    fc.assert(
+      fc.property(fc.oneof(plausible, fc.jsonValue()), (value) => {
+        try {
+          parseSessionRequest(value);
+        } catch (error) {
+          expect(error).toBeInstanceOf(Problem);
+          expect((error as Problem).status).toBe(400);
+          expect((error as Problem).extras.errors?.length).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
