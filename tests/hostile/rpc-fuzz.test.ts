@@ -3,7 +3,7 @@
 // when it succeeds. Ledger invariants hold afterwards.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { type Cast, cast, connect } from '../helpers/db.ts';
+import { type Cast, as, cast, connect } from '../helpers/db.ts';
 import { ledgerOf, openWallet, record, units } from '../ledger/record.ts';
 
 // What a refusal may look like: privileges, bad values, references, constraints. Anything else
@@ -96,5 +96,70 @@ describe('record_transaction under hostile input', () => {
       expect(units(balance)).toBe(running);
       expect(running >= 0n).toBe(true);
     }
+  }, 120_000);
+});
+
+describe('issue_api_key and revoke_api_key under hostile input', () => {
+  const sql = connect();
+  let c: Cast;
+  beforeAll(async () => {
+    c = await cast(sql);
+  });
+  // 23503 no such client, 23514 a label out of bounds, P0002 no such key (PostgREST: 404-ish 400).
+  const KEY_REFUSALS = new Set(['42501', '22P02', '23503', '23514', 'P0002']);
+  const keyCount = async () => (await sql`select count(*)::int as n from public.api_key`)[0].n as number;
+
+  test('any arguments from any caller: a key is issued only to staff, for a client, and revoked only by staff', async () => {
+    const issued: string[] = [];
+    const outcomes = { issued: 0, revoked: 0, refused: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          caller: fc.constantFrom('anon', 'alice', 'eve', 'mona', 'adam'),
+          action: fc.constantFrom('issue', 'revoke'),
+          client: fc.oneof(fc.constantFrom('alice', 'eve', 'mona'), fc.uuid(), fc.string({ maxLength: 40 })),
+          label: fc.oneof(fc.constant(undefined), text, fc.constant('x'.repeat(101))),
+          keyId: fc.oneof(fc.constantFrom('issued'), fc.uuid(), fc.string({ maxLength: 40 })),
+        }),
+        async (input) => {
+          const named = { alice: c.alice, eve: c.eve, mona: c.mona, adam: c.adam } as const;
+          const caller = input.caller === 'anon' ? 'anon' : named[input.caller];
+          const client = Object.hasOwn(named, input.client) ? named[input.client as keyof typeof named].id : input.client;
+          const keyId = input.keyId === 'issued' ? (issued.at(-1) ?? input.keyId) : input.keyId;
+          const before = await keyCount();
+          try {
+            if (input.action === 'issue') {
+              const [row] = await as(sql, caller, (tx) =>
+                input.label === undefined
+                  ? tx`select * from public.issue_api_key(client_id => ${client}::uuid)`
+                  : tx`select * from public.issue_api_key(client_id => ${client}::uuid, label => ${input.label}::text)`);
+              expect(['mona', 'adam']).toContain(input.caller);
+              expect(row.key).toMatch(/^cgs_live_[A-Za-z0-9_-]{43}$/);
+              expect(await keyCount()).toBe(before + 1);
+              issued.push(row.id);
+              outcomes.issued++;
+            } else {
+              const [row] = await as(sql, caller, (tx) => tx`select * from public.revoke_api_key(id => ${keyId}::uuid)`);
+              expect(['mona', 'adam']).toContain(input.caller);
+              expect(row.status).toBe('revoked');
+              outcomes.revoked++;
+            }
+          } catch (error) {
+            const code = (error as { code?: string }).code;
+            expect(KEY_REFUSALS, `${code}: ${(error as Error).message}`).toContain(code);
+            expect(await keyCount()).toBe(before);
+            outcomes.refused++;
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(outcomes.issued * outcomes.revoked * outcomes.refused).toBeGreaterThan(0);
+    // A key issued to a non-client (staff-only account) never exists: mona holds client too
+    // (sign-up gives every account the client role), so she may get keys; nobody else's id may.
+    const strangers = await sql`
+      select k.id from public.api_key k
+      where not exists (select 1 from public.user_role r where r.user_id = k.client_id and r.role = 'client')`;
+    expect(strangers).toHaveLength(0);
   }, 120_000);
 });
