@@ -1,0 +1,25 @@
+// The benchmark's own Postgres: a throwaway embedded cluster (never DATABASE_URL, since the
+// sections load a million rows), with one freshly migrated database per section.
+import { prepareDatabase, recreateDatabase } from '../../scripts/lib/database.ts';
+import { startThrowawayPostgres } from '../../scripts/lib/embedded-postgres.ts';
+
+export interface Cluster {
+  /** The server's default database, for questions about the server itself. */
+  url: string;
+  /** Creates (or recreates) a database on the cluster and applies the project's migrations. */
+  database(name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const pg = await startThrowawayPostgres('bench');
+  return {
+    url: pg.url,
+    async database(name) {
+      const url = await recreateDatabase(pg.url, name);
+      await prepareDatabase(url);
+      return url;
+    },
+    stop: () => pg.stop(),
+  };
+}

@@ -1,0 +1,48 @@
+// Whether a plan evaluates the policy helpers once per query: each call must sit in an InitPlan
+// (run once, its value reused for every row), never in a scan's filter (run once per row), and a
+// policy's IN-subquery must be a hashed SubPlan (built once, probed per row).
+
+interface PlanNode {
+  'Node Type': string;
+  'Parent Relationship'?: string;
+  Plans?: PlanNode[];
+  [field: string]: unknown;
+}
+
+// How each helper shows in EXPLAIN VERBOSE. auth.uid() is a plain SQL function and gets
+// inlined, so its body is what shows.
+const helpers: Record<string, string> = {
+  'auth.uid()': "current_setting('request.jwt.claim",
+  'is_staff()': 'private.is_staff()',
+};
+
+export interface PlanVerdict {
+  ok: boolean;
+  /** e.g. "InitPlan: auth.uid(), is_staff(); hashed SubPlan", or what is wrong. */
+  summary: string;
+}
+
+export function checkPlan(explained: unknown): PlanVerdict {
+  const problems: string[] = [];
+  const once = new Set<string>();
+  let hashed = false;
+  const walk = (node: PlanNode, inInitPlan: boolean) => {
+    const initPlan = inInitPlan || node['Parent Relationship'] === 'InitPlan';
+    // The node's own expressions, without its children or its own subplan label.
+    const { Plans, 'Subplan Name': _label, ...own } = node;
+    const text = JSON.stringify(own);
+    for (const [helper, marker] of Object.entries(helpers)) {
+      if (!text.includes(marker)) continue;
+      if (initPlan) once.add(helper);
+      else problems.push(`${helper} per row in ${node['Node Type']}`);
+    }
+    if (/hashed SubPlan \d+/.test(text)) hashed = true;
+    if (/(?<!hashed )SubPlan \d+/.test(text)) problems.push(`unhashed SubPlan in ${node['Node Type']}`);
+    for (const child of Plans ?? []) walk(child, initPlan);
+  };
+  walk((explained as { Plan: PlanNode }).Plan, false);
+  if (problems.length) return { ok: false, summary: [...new Set(problems)].join('; ') };
+  const parts = [once.size ? `InitPlan: ${[...once].sort().join(', ')}` : 'no helpers'];
+  if (hashed) parts.push('hashed SubPlan');
+  return { ok: true, summary: parts.join('; ') };
+}
