@@ -1,5 +1,5 @@
 -- Game sessions: what POST /v3/sessions records (spec 2.12, 4.1), the Idempotency-Key store behind
--- it, and the one function the endpoint calls per request. Clients read their own sessions, staff
+-- it, and the functions the endpoint calls (one per request). Clients read their own sessions, staff
 -- read all; nobody writes through the API: the endpoint writes as the database owner.
 
 -- ============================================================================================
@@ -65,6 +65,24 @@ grant select on public.game_session to authenticated, service_role;
 -- ============================================================================================
 -- Helper functions
 -- ============================================================================================
+-- The one definition of "this key authenticates": the key is active and its owner's account is
+-- active. Callers pass the SHA-256 of the key, never the key: the lookup is an index probe on a
+-- hash, so how long it takes does not depend on how close a guess is to a real key.
+-- Security invoker: the endpoint calls it as the database owner.
+create function private.authenticate_api_key(key_hash text)
+returns table (key_id uuid, client_id uuid)
+language sql stable
+set search_path = ''
+as $$
+  select k.id, k.client_id
+  from public.api_key k
+  join public.profile p on p.id = k.client_id and p.status = 'active'
+  where k.key_hash = authenticate_api_key.key_hash and k.status = 'active';
+$$;
+comment on function private.authenticate_api_key is
+  'The key (by SHA-256) and its client when the key and its owner are active; no row otherwise.';
+revoke execute on function private.authenticate_api_key from public, anon, authenticated, service_role;
+
 -- One round trip per request: authenticate the key, honour the Idempotency-Key, check the provider
 -- and currency, record the session and remember the response, all in one transaction. The caller
 -- validated the shapes and built the 201 body (it signs the launch token), so this only decides.
@@ -95,11 +113,8 @@ declare
   stored private.idempotency_key;
   found_problems text[] := '{}';
 begin
-  -- A key works while it is active and its owner's account is active.
-  select k.id, k.client_id into key_id, client_id
-  from public.api_key k
-  join public.profile p on p.id = k.client_id and p.status = 'active'
-  where k.key_hash = create_game_session.key_hash and k.status = 'active';
+  select a.key_id, a.client_id into key_id, client_id
+  from private.authenticate_api_key(create_game_session.key_hash) a;
   if key_id is null then
     return query select 'unauthorized', null::int, null::json, null::text[];
     return;
@@ -177,6 +192,27 @@ $$;
 comment on function private.create_game_session is
   'POST /v3/sessions in one call: key check, idempotency, provider/currency check, insert.';
 revoke execute on function private.create_game_session from public, anon, authenticated, service_role;
+
+-- GET /v3/sessions/{id} in one call: the key check and the read. Another client's session is
+-- 'not_found', exactly like a session that does not exist, so ids reveal nothing.
+create function private.read_game_session(key_hash text, session_id uuid)
+returns table (
+  outcome text, id uuid, player_id text, game_id text, currency text, status text,
+  created_at timestamptz, expires_at timestamptz
+)
+language sql stable
+set search_path = ''
+as $$
+  select case when a.client_id is null then 'unauthorized' when s.id is null then 'not_found' else 'found' end,
+         s.id, s.player_id, gp.slug || ':' || s.game, s.currency_code, s.status, s.created_at, s.expires_at
+  from (select 1) as one
+  left join private.authenticate_api_key(read_game_session.key_hash) a on true
+  left join public.game_session s on s.id = read_game_session.session_id and s.client_id = a.client_id
+  left join public.game_provider gp on gp.id = s.provider_id;
+$$;
+comment on function private.read_game_session is
+  'GET /v3/sessions/{id} in one call: outcome unauthorized, not_found (unknown or another client''s) or found.';
+revoke execute on function private.read_game_session from public, anon, authenticated, service_role;
 
 -- Idempotency keys are promised for 24 hours; schedule this (pg_cron) to keep the table small.
 create function private.purge_idempotency_keys() returns bigint

@@ -1,11 +1,11 @@
 // POST /v3/sessions, one rule per test: every status the endpoint answers with, the problem+json
 // shape of every error, and no write for any rejected request.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
 import { connect } from '../helpers/db.ts';
 import {
-  isolatedDatabase, newOperator, type Operator, sessionRequest, sessionsHandler, SESSIONS_URL, validBody, writesBy,
+  isolatedDatabase, issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, SESSIONS_URL, validBody, writesBy,
 } from './helpers.ts';
 
 const sql = connect();
@@ -143,6 +143,62 @@ describe('401 Unauthorized', () => {
     );
     expect(problem.code).toBe(code);
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="cgs"/);
+  });
+});
+
+describe('401 before 400: a caller without a working key learns nothing about validation', () => {
+  let revokedKey: string;
+  beforeAll(async () => {
+    const revoked = await issueKey(sql, alice.account, 'revoked');
+    await sql`select public.revoke_api_key(${revoked.keyId})`;
+    revokedKey = revoked.key;
+  });
+
+  const invalidRequests = (key: string): [string, Request][] => [
+    ['malformed JSON', sessionRequest('{"player_id": ', { key })],
+    ['invalid fields', sessionRequest({ player_id: '', game_id: 'x', currency: 'eur' }, { key })],
+    ['an invalid Idempotency-Key', sessionRequest(validBody, { key, headers: { 'idempotency-key': 'k'.repeat(256) } })],
+    ['a body that is not JSON (415)', sessionRequest(validBody, { key, headers: { 'content-type': 'text/plain' } })],
+    ['a body over 16 KiB (413)', sessionRequest({ ...validBody, player_id: 'x'.repeat(17 * 1024) }, { key })],
+  ];
+
+  it.each(['unknown', 'revoked'])('answers an %s key with 401 invalid_api_key, whatever is wrong with the request', async (which) => {
+    const key = which === 'unknown' ? `cgs_live_${'Q'.repeat(43)}` : revokedKey;
+    for (const [, request] of invalidRequests(key)) {
+      const { response, problem } = await rejected(request, 401);
+      expect(problem.code).toBe('invalid_api_key');
+      expect(problem).not.toHaveProperty('errors');
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="cgs"/);
+    }
+  });
+
+  it('answers the same requests with a working key with their 400, 413 or 415', async () => {
+    const statuses = await Promise.all(invalidRequests(alice.key).map(([, request]) => handle(request).then((r) => r.status)));
+    expect(statuses).toEqual([400, 400, 400, 415, 413]);
+  });
+
+  it('costs one database round trip on success and on a rejection, none without a well-formed key', async () => {
+    const db = connectDatabase(inject('databaseUrl'), { max: 1 });
+    let calls = 0;
+    const counted = ((...args: Parameters<typeof db>) => {
+      calls += 1;
+      return db(...args);
+    }) as typeof db;
+    const { handle: handleCounted } = await sessionsHandler({ sql: counted });
+    const callsFor = async (request: Request, status: number) => {
+      calls = 0;
+      expect((await handleCounted(request)).status).toBe(status);
+      return calls;
+    };
+    try {
+      expect(await callsFor(sessionRequest(validBody, { key: alice.key }), 201)).toBe(1);
+      expect(await callsFor(sessionRequest({}, { key: alice.key }), 400)).toBe(1);
+      expect(await callsFor(sessionRequest({}, { key: revokedKey }), 401)).toBe(1);
+      expect(await callsFor(sessionRequest({}, {}), 401)).toBe(0);
+      expect(await callsFor(sessionRequest({}, { key: 'not-a-key' }), 401)).toBe(0);
+    } finally {
+      await db.end();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 // End to end: the Edge Function under real Deno (as `npm start` serves it), over HTTP, against the
 // test database, including a burst of concurrent creations.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -85,6 +85,18 @@ describe('v3 under Deno', () => {
     const response = await fetch(`${served.url}/v3/.well-known/jwks.json`);
     expect(response.status).toBe(200);
     expect((await response.json()).keys[0]).toMatchObject({ kty: 'EC', alg: 'ES256' });
+  });
+
+  it('reads a session back at its Location, and serves the OpenAPI document it was bundled with', async () => {
+    const created = await post(validBody);
+    const location = created.headers.get('location')!;
+    const read = await fetch(new URL(location, served.url), { headers: { authorization: `Bearer ${alice.key}` } });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ id: (await created.json()).id, status: 'created', launch_url: expect.any(String) });
+    const document = await fetch(`${served.url}/v3/openapi.json`);
+    expect(document.status).toBe(200);
+    const file = await readFile(new URL('../../supabase/functions/v3/openapi.json', import.meta.url), 'utf8');
+    expect(await document.json()).toEqual(JSON.parse(file));
   });
 
   it('creates 200 sessions sent at once: 200 × 201, 200 distinct sessions, 200 rows', async () => {

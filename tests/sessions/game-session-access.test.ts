@@ -1,5 +1,5 @@
 // Who may see game sessions and the endpoint's internals through the API: clients read their
-// own sessions, staff read all, nobody writes; the idempotency store and the endpoint's function
+// own sessions, staff read all, nobody writes; the idempotency store and the endpoint's functions
 // are out of the API's reach. Under both grant modes: RLS must hold even where everything is granted.
 import type { Sql, TransactionSql } from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -67,12 +67,15 @@ describe.each(grantModes)('game_session with %s', (mode) => {
     expect(row.status).toBe('created');
   });
 
-  it('keeps the idempotency store and the endpoint\'s function away from API callers', async () => {
+  it('keeps the idempotency store and the endpoint\'s functions away from API callers', async () => {
     for (const caller of [people.alice, people.adam, 'anon'] as const) {
       expect(await outcome(() => as(sql, caller, (tx) => tx`select * from private.idempotency_key`))).toBe('42501');
       expect(await outcome(() => as(sql, caller, (tx) => tx`select private.purge_idempotency_keys()`))).toBe('42501');
       expect(await outcome(() => as(sql, caller, (tx) => tx`
         select * from private.create_game_session(null, null, null, null, null, null, null, null, null, null, null)`)))
+        .toBe('42501');
+      expect(await outcome(() => as(sql, caller, (tx) => tx`select * from private.authenticate_api_key('x')`))).toBe('42501');
+      expect(await outcome(() => as(sql, caller, (tx) => tx`select * from private.read_game_session('x', gen_random_uuid())`)))
         .toBe('42501');
     }
   });

@@ -78,3 +78,23 @@ export async function isolatedDatabase(name: string): Promise<{ owner: Sql; endp
   afterAll(() => Promise.all([owner.end(), endpoint.end()]));
   return { owner, endpoint };
 }
+
+/**
+ * Holds a row lock on the operator's key until released: a new key's first session waits on it
+ * (create_game_session stamps last_used_at last), which makes the database slow on demand.
+ */
+export async function holdKey(sql: Sql, operator: Operator): Promise<() => Promise<void>> {
+  let release!: () => void;
+  let locked!: () => void;
+  const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+  const done = sql.begin(async (tx) => {
+    await tx`select 1 from public.api_key where id = ${operator.keyId} for update`;
+    locked();
+    await new Promise<void>((resolve) => (release = resolve));
+  });
+  await lockTaken;
+  return async () => {
+    release();
+    await done;
+  };
+}

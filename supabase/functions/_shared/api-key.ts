@@ -1,5 +1,12 @@
 // The operator's API key from `Authorization: Bearer <key>`. Keys are issued by the database
 // (public.issue_api_key); only their SHA-256 is stored, so a request is matched by hash.
+//
+// Timing: the key is hashed here, before any lookup, and the database only ever compares hashes
+// (an index probe on api_key.key_hash). An attacker choosing keys cannot choose their hashes, so
+// however the comparison's duration varies, it says nothing about how close a guess is to a real
+// key. No key is ever compared in this process. Unknown, revoked and suspended keys take the same
+// path (one lookup that finds no active row) and get the same answer.
+import type { Sql } from './database.ts';
 import { Problem } from './problem.ts';
 import { sha256Hex } from './sha256.ts';
 
@@ -23,4 +30,21 @@ export function invalidApiKey(): Problem {
   return new Problem('invalid_api_key', 'The API key is unknown, revoked or suspended.', {
     headers: { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` },
   });
+}
+
+/**
+ * Runs `check` (validation that needs no database); if it rejects the request, makes sure the key
+ * authenticates first, so a caller without a valid key gets 401 and learns nothing about the rules.
+ * Valid requests skip the lookup: the endpoint's single database call checks the key itself.
+ */
+export async function authenticatedRejection<T>(sql: Sql, keyHash: string, check: () => T | Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof Problem) {
+      const [key] = await sql`select key_id from private.authenticate_api_key(${keyHash})`;
+      if (!key) throw invalidApiKey();
+    }
+    throw error;
+  }
 }

@@ -1,30 +1,72 @@
 // The endpoint's connection pool (postgres.js), set up to work behind Supabase's transaction
-// pooler, and the line between "the database is unreachable" (503) and a bug (500).
+// pooler and bounded in time, and the line between "the database is unreachable" (503) and a bug (500).
 import postgres from 'postgres';
 
 export type Sql = postgres.Sql;
 
 export interface DatabaseOptions {
-  /** Pool size; an Edge Function instance serves few requests at once. */
+  /** Pool size: never more connections than this, however many requests arrive at once. */
   max?: number;
+  /** How long opening a connection may take (TCP, TLS, start-up), in seconds. */
   connectTimeoutSeconds?: number;
+  /** How long one statement may run before Postgres cancels it, in milliseconds. */
   statementTimeoutMs?: number;
+  /** Names the pool's connections in pg_stat_activity. */
+  applicationName?: string;
 }
 
+export const databaseDefaults = {
+  // An Edge Function instance serves few requests at once.
+  max: 10,
+  connectTimeoutSeconds: 5,
+  statementTimeoutMs: 5_000,
+  applicationName: 'cgs-v3',
+} as const satisfies Required<DatabaseOptions>;
+
+/**
+ * Longest pause before reconnecting after failed attempts, in seconds. postgres.js's own backoff
+ * grows to 20 s during an outage, and every request waiting for a connection waits it out: a
+ * request's 503 would come late and recovery after the outage would lag by as much.
+ */
+export const reconnectBackoffCapSeconds = 0.5;
+
 export function connectDatabase(url: string, options: DatabaseOptions = {}): Sql {
+  const settings = { ...databaseDefaults, ...options };
   return postgres(url, {
     // The transaction pooler cannot keep prepared statements across transactions.
     prepare: false,
-    max: options.max ?? 10,
-    connect_timeout: options.connectTimeoutSeconds ?? 5,
+    max: settings.max,
+    connect_timeout: settings.connectTimeoutSeconds,
     idle_timeout: 20,
     max_lifetime: 30 * 60,
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, reconnectBackoffCapSeconds) * (0.5 + Math.random() / 2),
     connection: {
-      application_name: 'cgs-v3',
-      statement_timeout: options.statementTimeoutMs ?? 5_000,
+      application_name: settings.applicationName,
+      statement_timeout: settings.statementTimeoutMs,
     },
     onnotice: () => {},
   });
+}
+
+/**
+ * The pool's bounds from the environment (DB_POOL_MAX, DB_CONNECT_TIMEOUT_S, DB_STATEMENT_TIMEOUT_MS);
+ * a value that is not a positive number stops the start-up instead of silently meaning "no limit".
+ */
+export function databaseOptionsFromEnv(env: (name: string) => string | undefined): DatabaseOptions {
+  const positive = (name: string, fallback: number, integer: boolean) => {
+    const raw = env(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!(value > 0) || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+      throw new Error(`${name} must be a positive ${integer ? 'integer' : 'number'}, not "${raw}"`);
+    }
+    return value;
+  };
+  return {
+    max: positive('DB_POOL_MAX', databaseDefaults.max, true),
+    connectTimeoutSeconds: positive('DB_CONNECT_TIMEOUT_S', databaseDefaults.connectTimeoutSeconds, false),
+    statementTimeoutMs: positive('DB_STATEMENT_TIMEOUT_MS', databaseDefaults.statementTimeoutMs, true),
+  };
 }
 
 const unreachable = new Set([
@@ -42,4 +84,20 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     || code.startsWith('08') // connection exception
     || code.startsWith('53') // insufficient resources (too many connections, out of memory)
     || ['57P01', '57P02', '57P03', '57014'].includes(code); // shutdown, cannot connect now, timeout
+}
+
+/**
+ * What of a failure goes to the log: its kind, code and message (and a bug's stack). Never the
+ * statement's parameters, which carry the API key's hash, nor anything from the request.
+ */
+export function loggableError(error: unknown): Record<string, string> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const { code, severity } = error as { code?: unknown; severity?: unknown };
+  return {
+    name: error.name,
+    ...(code !== undefined ? { code: String(code) } : {}),
+    ...(severity !== undefined ? { severity: String(severity) } : {}),
+    message: error.message,
+    ...(isDatabaseUnavailable(error) ? {} : { stack: error.stack ?? '' }),
+  };
 }

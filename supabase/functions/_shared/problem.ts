@@ -5,6 +5,7 @@ const catalogue = {
   malformed_json: [400, 'Malformed JSON'],
   validation_failed: [400, 'Invalid request'],
   invalid_idempotency_key: [400, 'Invalid Idempotency-Key'],
+  invalid_session_id: [400, 'Invalid session id'],
   missing_api_key: [401, 'API key required'],
   invalid_api_key: [401, 'Invalid API key'],
   not_found: [404, 'Not found'],

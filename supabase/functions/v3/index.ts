@@ -1,6 +1,6 @@
 // Edge Function entry point: reads the environment, wires the handler, serves it.
 // Hosted: {SUPABASE_URL}/functions/v1/v3/...; locally `npm start` runs it under Deno.
-import { connectDatabase } from '../_shared/database.ts';
+import { connectDatabase, databaseOptionsFromEnv } from '../_shared/database.ts';
 import { createSessionTokenSigner } from './session-token.ts';
 import { createSessionsHandler, defaultConfig } from './sessions.ts';
 
@@ -13,7 +13,7 @@ const privateJwk = env('SESSION_TOKEN_PRIVATE_JWK');
 if (!privateJwk) console.warn('SESSION_TOKEN_PRIVATE_JWK is not set: launch tokens are signed with a throwaway key');
 
 const handler = createSessionsHandler({
-  sql: connectDatabase(databaseUrl, { max: Number(env('DB_POOL_MAX') ?? 10) }),
+  sql: connectDatabase(databaseUrl, databaseOptionsFromEnv(env)),
   signer: await createSessionTokenSigner({
     privateJwk: privateJwk ? JSON.parse(privateJwk) : undefined,
     issuer: env('SESSION_TOKEN_ISSUER') ?? 'cgs',

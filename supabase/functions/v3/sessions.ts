@@ -1,11 +1,15 @@
 // The v3 operator API as a fetch-style handler over injected dependencies: the same code runs
 // under Deno.serve (index.ts) and in vitest against a real database.
-import { apiKeyHash, invalidApiKey } from '../_shared/api-key.ts';
-import { isDatabaseUnavailable, type Sql } from '../_shared/database.ts';
+import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../_shared/api-key.ts';
+import { isDatabaseUnavailable, loggableError, type Sql } from '../_shared/database.ts';
 import { type FieldError, pointerTo, Problem } from '../_shared/problem.ts';
 import { readJsonBody } from '../_shared/request-body.ts';
+import { type GameSession, type GameSessionRow, launchUrl, parseSessionId, presentSession } from './game-session.ts';
+import { serveOpenApi } from './openapi.ts';
 import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from './session-request.ts';
 import type { SessionTokenSigner } from './session-token.ts';
+
+export type { GameSession } from './game-session.ts';
 
 export interface SessionsConfig {
   /** Where a player starts the game; the launch token is appended as `?token=`. */
@@ -26,20 +30,8 @@ export interface SessionsDependencies {
   signer: SessionTokenSigner;
   clock?: () => Date;
   config?: Partial<SessionsConfig>;
-  /** Where internal errors go; never to the caller. */
+  /** Where internal errors go, as loggableError describes them; never to the caller. */
   logError?: (message: string, error: unknown) => void;
-}
-
-/** The 201 body, also what an Idempotency-Key replays. */
-export interface GameSession {
-  id: string;
-  player_id: string;
-  game_id: string;
-  currency: string;
-  status: 'created';
-  created_at: string;
-  expires_at: string;
-  launch_url: string;
 }
 
 interface Outcome {
@@ -50,7 +42,9 @@ interface Outcome {
 }
 
 const SESSIONS = '/v3/sessions';
+const SESSION = /^\/v3\/sessions\/([^/]+)$/;
 const JWKS = '/v3/.well-known/jwks.json';
+const OPENAPI = '/v3/openapi.json';
 
 const referenceErrors: Record<string, FieldError> = {
   unknown_provider: { pointer: pointerTo('game_id'), code: 'unknown_provider', detail: 'No provider has this slug.' },
@@ -75,31 +69,28 @@ function methodNotAllowed(allow: string): Problem {
 export function createSessionsHandler(deps: SessionsDependencies): (request: Request) => Promise<Response> {
   const config = { ...defaultConfig, ...deps.config };
   const clock = deps.clock ?? (() => new Date());
-  const logError = deps.logError ?? ((message, error) => console.error(message, error));
+  const log = deps.logError ?? ((message, error) => console.error(message, error));
+  const logError = (message: string, error: unknown) => log(message, loggableError(error));
+
+  const launch = { signer: deps.signer, launchBaseUrl: config.launchBaseUrl };
 
   async function createSession(request: Request, path: string): Promise<Response> {
     const keyHash = await apiKeyHash(request.headers);
-    const idempotencyKey = readIdempotencyKey(request.headers);
-    const fields = parseSessionRequest(await readJsonBody(request, config.maxBodyBytes));
+    const { idempotencyKey, fields } = await authenticatedRejection(deps.sql, keyHash, async () => ({
+      idempotencyKey: readIdempotencyKey(request.headers),
+      fields: parseSessionRequest(await readJsonBody(request, config.maxBodyBytes)),
+    }));
 
     const id = crypto.randomUUID();
     const createdAt = clock();
     const expiresAt = new Date(createdAt.getTime() + config.sessionTtlSeconds * 1000);
-    const token = await deps.signer.sign({
-      sessionId: id, playerId: fields.player_id, provider: fields.provider, gameId: fields.game_id,
-      currency: fields.currency, issuedAt: createdAt, expiresAt,
-    });
-    const launchUrl = new URL(config.launchBaseUrl);
-    launchUrl.searchParams.set('token', token);
+    const requested = { id, player_id: fields.player_id, game_id: fields.game_id, currency: fields.currency };
     const session: GameSession = {
-      id,
-      player_id: fields.player_id,
-      game_id: fields.game_id,
-      currency: fields.currency,
+      ...requested,
       status: 'created',
       created_at: createdAt.toISOString(),
       expires_at: expiresAt.toISOString(),
-      launch_url: launchUrl.href,
+      launch_url: await launchUrl(launch, requested, createdAt, expiresAt),
     };
 
     // The session goes in as a json parameter (postgres.js serializes it), stored verbatim for replays.
@@ -131,6 +122,17 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
     }
   }
 
+  async function readSession(request: Request, segment: string): Promise<Response> {
+    const keyHash = await apiKeyHash(request.headers);
+    const id = await authenticatedRejection(deps.sql, keyHash, () => parseSessionId(segment));
+    const [row] = await deps.sql<(GameSessionRow & { outcome: 'found' | 'not_found' | 'unauthorized' })[]>`
+      select * from private.read_game_session(${keyHash}, ${id})`;
+    if (row.outcome === 'unauthorized') throw invalidApiKey();
+    // Another client's session is as absent as one that never existed.
+    if (row.outcome === 'not_found') throw new Problem('not_found', 'No session with this id.');
+    return json(200, await presentSession(row, clock(), launch), { 'cache-control': 'no-store' });
+  }
+
   function route(request: Request): Response | Promise<Response> {
     // Hosted, the function sees /v3/...; through the local gateway path, /functions/v1/v3/...
     const path = new URL(request.url).pathname.replace(/\/+$/, '');
@@ -139,9 +141,18 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
       if (request.method !== 'POST') throw methodNotAllowed('POST');
       return createSession(request, path);
     }
+    const session = SESSION.exec(resource);
+    if (session) {
+      if (request.method !== 'GET') throw methodNotAllowed('GET');
+      return readSession(request, session[1]);
+    }
     if (resource === JWKS) {
       if (request.method !== 'GET') throw methodNotAllowed('GET');
       return json(200, deps.signer.jwks, { 'cache-control': 'public, max-age=300' });
+    }
+    if (resource === OPENAPI) {
+      if (request.method !== 'GET') throw methodNotAllowed('GET');
+      return serveOpenApi(request);
     }
     throw new Problem('not_found', 'No such resource in API v3.');
   }

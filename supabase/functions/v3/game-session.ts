@@ -1,0 +1,79 @@
+// The GameSession resource as operators see it (the 201 of POST /v3/sessions, GET /v3/sessions/{id})
+// and its launch URL: the game's start page with a signed, short-lived token.
+import { Problem } from '../_shared/problem.ts';
+import type { SessionTokenSigner } from './session-token.ts';
+
+export interface GameSession {
+  id: string;
+  player_id: string;
+  game_id: string;
+  currency: string;
+  /** `expired`: never launched and its launch window has closed. */
+  status: 'created' | 'active' | 'closed' | 'expired';
+  created_at: string;
+  expires_at: string;
+  /** Only while the session can still be launched (status `created`, before `expires_at`). */
+  launch_url?: string;
+}
+
+/** A game_session row as private.read_game_session returns it. */
+export interface GameSessionRow {
+  id: string;
+  player_id: string;
+  game_id: string;
+  currency: string;
+  status: 'created' | 'active' | 'closed';
+  created_at: Date;
+  expires_at: Date;
+}
+
+export interface LaunchOptions {
+  signer: SessionTokenSigner;
+  launchBaseUrl: string;
+}
+
+/** The launch URL for a session, its token signed now and dying with the launch window. */
+export async function launchUrl(
+  { signer, launchBaseUrl }: LaunchOptions,
+  session: Pick<GameSession, 'id' | 'player_id' | 'game_id' | 'currency'>,
+  issuedAt: Date,
+  expiresAt: Date,
+): Promise<string> {
+  const token = await signer.sign({
+    sessionId: session.id, playerId: session.player_id, provider: session.game_id.split(':')[0],
+    gameId: session.game_id, currency: session.currency, issuedAt, expiresAt,
+  });
+  const url = new URL(launchBaseUrl);
+  url.searchParams.set('token', token);
+  return url.href;
+}
+
+/** A stored session as of `now`: a fresh launch URL while it can be launched, `expired` after. */
+export async function presentSession(row: GameSessionRow, now: Date, launch: LaunchOptions): Promise<GameSession> {
+  const session: GameSession = {
+    id: row.id,
+    player_id: row.player_id,
+    game_id: row.game_id,
+    currency: row.currency,
+    status: row.status,
+    created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at.toISOString(),
+  };
+  if (row.status !== 'created') return session;
+  if (now >= row.expires_at) return { ...session, status: 'expired' };
+  return { ...session, launch_url: await launchUrl(launch, session, now, row.expires_at) };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The {id} of /v3/sessions/{id}: a UUID, or 400 before the database sees it. */
+export function parseSessionId(segment: string): string {
+  let id: string;
+  try {
+    id = decodeURIComponent(segment);
+  } catch {
+    id = segment;
+  }
+  if (!UUID.test(id)) throw new Problem('invalid_session_id', 'A session id is a UUID, as returned by POST /v3/sessions.');
+  return id.toLowerCase();
+}

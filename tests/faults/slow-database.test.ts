@@ -1,0 +1,156 @@
+// A slow or silent database cannot pile requests up without bound: each statement is cut off at
+// statement_timeout, each connection attempt at connect_timeout, and a burst larger than the pool
+// waits for one of its N connections instead of opening more. All three come from the environment.
+import { createServer, type Socket } from 'node:net';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../../scripts/lib/embedded-postgres.ts';
+import { connectDatabase, databaseOptionsFromEnv, reconnectBackoffCapSeconds, type Sql } from '../../supabase/functions/_shared/database.ts';
+import { connect } from '../helpers/db.ts';
+import { holdKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody, writesBy } from '../sessions/helpers.ts';
+
+const sql = connect();
+let alice: Operator;
+let bob: Operator;
+
+beforeAll(async () => {
+  [alice, bob] = await Promise.all([newOperator(sql, 'alice'), newOperator(sql, 'bob')]);
+});
+
+const connections = async (applicationName: string) => {
+  const [row] = await sql`
+    select count(*)::int as total, count(*) filter (where wait_event_type = 'Lock')::int as waiting
+    from pg_stat_activity where application_name = ${applicationName}`;
+  return row as { total: number; waiting: number };
+};
+
+function pool(options: Parameters<typeof connectDatabase>[1]): Sql {
+  return connectDatabase(inject('databaseUrl'), options);
+}
+
+describe('statement_timeout', () => {
+  it('cuts off a request stuck behind a lock: 503 within the timeout, and its insert rolled back', async () => {
+    const db = pool({ statementTimeoutMs: 300, applicationName: 'cgs-v3-faults-timeout' });
+    const { handle } = await sessionsHandler({ sql: db, logError: () => {} });
+    const release = await holdKey(sql, alice);
+    try {
+      const before = await writesBy(sql, alice.account);
+      const started = Date.now();
+      const response = await handle(sessionRequest(validBody, { key: alice.key, headers: { 'idempotency-key': 'slow' } }));
+      const elapsed = Date.now() - started;
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBeTruthy();
+      expect(elapsed).toBeGreaterThanOrEqual(250);
+      expect(elapsed).toBeLessThan(2_000);
+      // create_game_session had inserted the session before it waited on the key: all undone.
+      expect(await writesBy(sql, alice.account)).toEqual(before);
+    } finally {
+      await release();
+      await db.end();
+    }
+  });
+});
+
+describe('pool size', () => {
+  it('serves a burst of 12 requests on at most 3 connections: the rest wait, and all succeed', async () => {
+    const applicationName = 'cgs-v3-faults-pool';
+    const db = pool({ max: 3, applicationName });
+    const { handle } = await sessionsHandler({ sql: db });
+    const release = await holdKey(sql, bob);
+    try {
+      const burst = Array.from({ length: 12 }, (_, i) =>
+        handle(sessionRequest({ ...validBody, player_id: `burst-${i}` }, { key: bob.key })));
+      // Every connection the pool may open is busy, blocked on the key...
+      await expect.poll(() => connections(applicationName), { timeout: 5_000, interval: 50 })
+        .toEqual({ total: 3, waiting: 3 });
+      // ...and it opens no fourth while nine more requests wait.
+      for (let sample = 0; sample < 5; sample += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        expect((await connections(applicationName)).total).toBe(3);
+      }
+      await release();
+      expect((await Promise.all(burst)).map((r) => r.status)).toEqual(Array(12).fill(201));
+      expect((await connections(applicationName)).total).toBeLessThanOrEqual(3);
+      expect((await writesBy(sql, bob.account)).sessions).toBe(12);
+    } finally {
+      await release();
+      await db.end();
+    }
+  });
+});
+
+describe('connect_timeout', () => {
+  it('gives up on a server that accepts connections and never answers: 503 within the timeout', async () => {
+    const held: Socket[] = [];
+    const blackHole = createServer((socket) => held.push(socket)); // accepts, never speaks
+    const port = await freePort();
+    await new Promise<void>((resolve) => blackHole.listen(port, '127.0.0.1', resolve));
+    const db = connectDatabase(`postgresql://postgres:postgres@127.0.0.1:${port}/postgres`, { connectTimeoutSeconds: 0.5 });
+    const { handle } = await sessionsHandler({ sql: db, logError: () => {} });
+    try {
+      for (const request of [
+        sessionRequest(validBody, { key: alice.key }),
+        new Request('http://api.test/v3/sessions/00000000-0000-4000-8000-000000000000', {
+          headers: { authorization: `Bearer ${alice.key}` },
+        }),
+      ]) {
+        const started = Date.now();
+        const response = await handle(request);
+        expect(response.status).toBe(503);
+        expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+        expect(Date.now() - started).toBeLessThan(2_000);
+      }
+      expect(held.length).toBeGreaterThan(0); // it did reach the black hole
+    } finally {
+      await db.end({ timeout: 0 });
+      held.forEach((socket) => socket.destroy());
+      blackHole.close();
+    }
+  });
+});
+
+describe('reconnecting during an outage', () => {
+  it('keeps every request\'s 503 prompt however long the outage lasts: reconnect pauses are capped', async () => {
+    const db = connectDatabase(`postgresql://postgres:postgres@127.0.0.1:${await freePort()}/postgres`, { connectTimeoutSeconds: 1 });
+    const { handle } = await sessionsHandler({ sql: db, logError: () => {} });
+    try {
+      const waits: number[] = [];
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        const started = Date.now();
+        expect((await handle(sessionRequest(validBody, { key: alice.key }))).status).toBe(503);
+        waits.push(Date.now() - started);
+      }
+      // postgres.js's default would pause 1.9 s, 5.9 s, 17.7 s... before these attempts.
+      expect(Math.max(...waits)).toBeLessThan(reconnectBackoffCapSeconds * 1000 + 400);
+    } finally {
+      await db.end({ timeout: 0 });
+    }
+  });
+});
+
+describe('settings from the environment', () => {
+  const from = (values: Record<string, string>) => databaseOptionsFromEnv((name) => values[name]);
+
+  it('defaults to a pool of 10, a 5 s connect timeout and a 5 s statement timeout', () => {
+    expect(from({})).toEqual({ max: 10, connectTimeoutSeconds: 5, statementTimeoutMs: 5_000 });
+  });
+
+  it('reads DB_POOL_MAX, DB_CONNECT_TIMEOUT_S and DB_STATEMENT_TIMEOUT_MS, and the pool applies them', async () => {
+    const options = from({ DB_POOL_MAX: '2', DB_CONNECT_TIMEOUT_S: '1.5', DB_STATEMENT_TIMEOUT_MS: '250' });
+    expect(options).toEqual({ max: 2, connectTimeoutSeconds: 1.5, statementTimeoutMs: 250 });
+    const db = pool(options);
+    try {
+      const [row] = await db`select current_setting('statement_timeout') as timeout`;
+      expect(row.timeout).toBe('250ms');
+    } finally {
+      await db.end();
+    }
+  });
+
+  it.each([
+    ['DB_POOL_MAX', '0'], ['DB_POOL_MAX', '2.5'], ['DB_POOL_MAX', 'ten'],
+    ['DB_CONNECT_TIMEOUT_S', '-1'], ['DB_CONNECT_TIMEOUT_S', 'Infinity'],
+    ['DB_STATEMENT_TIMEOUT_MS', ''], ['DB_STATEMENT_TIMEOUT_MS', '0'],
+  ])('refuses to start with %s=%j rather than run without a bound', (name, value) => {
+    expect(() => from({ [name]: value })).toThrow(name);
+  });
+});
