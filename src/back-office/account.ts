@@ -1,0 +1,48 @@
+// A client's own money and keys, as the back office shows them. RLS decides what the caller may
+// see; the explicit client_id filter is what lets the planner use the (client_id, ...) indexes
+// instead of scanning every row and filtering by policy (measured: ~750 ms vs a few ms at 1M rows).
+import type { PostgrestResponse } from '@supabase/supabase-js';
+import type { Tables } from '../database.types.ts';
+import type { BackOfficeClient } from './client.ts';
+
+/** An API key as the back office lists it: everything but its hash. */
+export type ApiKeySummary = Pick<
+  Tables<'api_key'>,
+  'id' | 'label' | 'key_prefix' | 'status' | 'created_at' | 'last_used_at' | 'revoked_at'
+>;
+
+/** A client's wallets, primary first. Staff pass any client's id; a client passes its own. */
+export function clientWallets(
+  db: BackOfficeClient,
+  clientId: string,
+): PromiseLike<PostgrestResponse<Tables<'wallet'>>> {
+  return db
+    .from('wallet')
+    .select('*')
+    .eq('client_id', clientId)
+    .order('is_primary', { ascending: false })
+    .order('currency_code');
+}
+
+/** A client's latest `limit` transactions, newest first (index transaction (client_id, created_at desc)). */
+export function latestTransactions(
+  db: BackOfficeClient,
+  clientId: string,
+  limit = 50,
+): PromiseLike<PostgrestResponse<Tables<'transaction'>>> {
+  return db
+    .from('transaction')
+    .select('*')
+    .eq('client_id', clientId)
+    .order('created_at', { ascending: false })
+    .limit(limit);
+}
+
+/** A client's API keys, newest first, without their hashes (a key itself is shown once, when issued). */
+export function clientApiKeys(db: BackOfficeClient, clientId: string): PromiseLike<PostgrestResponse<ApiKeySummary>> {
+  return db
+    .from('api_key')
+    .select('id, label, key_prefix, status, created_at, last_used_at, revoked_at')
+    .eq('client_id', clientId)
+    .order('created_at', { ascending: false });
+}

@@ -1,0 +1,607 @@
+// Generated from supabase/functions/v3/openapi.json by openapi-typescript (`npm run openapi:types`).
+// Do not edit: change the OpenAPI document and regenerate.
+export interface paths {
+    "/v3/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a game session
+         * @description Creates a session for one of the operator's players and returns it with a launch URL valid until `expires_at`. A retry with the same `Idempotency-Key` and body replays the first `201` byte for byte (`Idempotent-Replayed: true`). A rejected request writes nothing. The body is limited to 16 KiB.
+         */
+        post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a game session
+         * @description One of the calling client's sessions. While it can still be launched, `launch_url` carries a freshly signed launch token (same `exp`); once its launch window has closed, `status` is `expired` and `launch_url` is absent. Another client's session answers `404`, exactly like one that does not exist.
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Launch-token public keys
+         * @description The JSON Web Key Set game providers verify launch tokens (ES256 JWTs, `aud` = provider slug) with. Public; cache it as `Cache-Control` says.
+         */
+        get: operations["getJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This API description
+         * @description This OpenAPI 3.1 document, as the function serves it. The Postman collection generated from it is kept in the repository (`openapi/postman.json`).
+         */
+        get: operations["getOpenApiDescription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description All three fields are required; unknown fields are refused (`unknown_field`). */
+        SessionRequest: {
+            /**
+             * @description The operator's identifier of the player: 1 to 128 characters, not only spaces, no control characters.
+             * @example player-1
+             */
+            player_id: string;
+            /**
+             * @description `<provider slug>:<game>`: the slug (lower-case letters, digits and `-`, at most 64) of an active provider, then the game (`[A-Za-z0-9._~-]`, at most 128).
+             * @example pragmatic-play:vs20olympgate
+             */
+            game_id: string;
+            /**
+             * @description An active ISO 4217 currency code, in capitals.
+             * @example EUR
+             */
+            currency: string;
+        };
+        GameSession: {
+            /** Format: uuid */
+            id: string;
+            player_id: string;
+            /** @description `<provider slug>:<game>`. */
+            game_id: string;
+            currency: string;
+            /**
+             * @description `created` when returned by `POST /v3/sessions`; `expired` when it was never launched and its launch window has closed.
+             * @enum {string}
+             */
+            status: "created" | "active" | "closed" | "expired";
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description End of the launch window (15 minutes by default); also the launch token's `exp`.
+             */
+            expires_at: string;
+            /**
+             * Format: uri
+             * @description Where the player starts the game; its `token` query parameter is an ES256 JWT (`iss`, `aud` = provider slug, `sub` = player, `jti` = session id, `game_id`, `currency`, `iat`, `exp`). Always present in a `201`; in `GET /v3/sessions/{id}` only while the session can still be launched (status `created`, before `expires_at`).
+             */
+            launch_url?: string;
+        };
+        /**
+         * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
+         * @enum {string}
+         */
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable";
+        /** @description One failing field of the request body. */
+        FieldError: {
+            /**
+             * @description JSON Pointer (RFC 6901, URI fragment form) to the member; `#` for the whole body.
+             * @example #/currency
+             */
+            pointer: string;
+            /** @enum {string} */
+            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable";
+            detail: string;
+        };
+        /** @description RFC 9457 problem details. Internal errors are logged, never returned: `detail` never carries database text. */
+        Problem: {
+            /** Format: uri */
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            code: components["schemas"]["ProblemCode"];
+            /** @description Every failing field (400 `validation_failed`, 422 `reference_unavailable`). */
+            errors?: components["schemas"]["FieldError"][];
+        };
+        Jwk: {
+            /** @constant */
+            kty: "EC";
+            /** @constant */
+            crv: "P-256";
+            x: string;
+            y: string;
+            kid: string;
+            /** @constant */
+            alg: "ES256";
+            /** @constant */
+            use: "sig";
+        };
+        Jwks: {
+            keys: components["schemas"]["Jwk"][];
+        };
+    };
+    responses: {
+        /** @description Created, or replayed for a retry with the same `Idempotency-Key` and body. */
+        SessionCreated: {
+            headers: {
+                /**
+                 * @description The session's path (`/functions/v1/v3/sessions/{id}` through the Supabase gateway).
+                 * @example /functions/v1/v3/sessions/0b6b7a8e-3c1f-4d2a-9e57-5f7c1d2a4b90
+                 */
+                Location: string;
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                /**
+                 * @description Present, `true`, when this is the replay of an earlier response for the same `Idempotency-Key`.
+                 * @example true
+                 */
+                "Idempotent-Replayed"?: "true";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": WithRequired<components["schemas"]["GameSession"], "launch_url">;
+            };
+        };
+        /** @description The body is not JSON (`malformed_json`), has invalid fields (`validation_failed`, all listed in `errors`), or the `Idempotency-Key` is not 1 to 255 visible ASCII characters (`invalid_idempotency_key`). */
+        BadRequest: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 400;
+                    /** @enum {unknown} */
+                    code?: "malformed_json" | "validation_failed" | "invalid_idempotency_key";
+                };
+            };
+        };
+        /** @description The id is not a UUID (`invalid_session_id`). Without a valid API key the answer is `401` instead. */
+        InvalidSessionId: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 400;
+                    /** @constant */
+                    code?: "invalid_session_id";
+                };
+            };
+        };
+        /** @description No API key (`missing_api_key`), or one that is unknown, revoked or suspended (`invalid_api_key`; all three look the same). The key is checked before anything else is reported: without a valid key, no 400, 413 or 415 reveals the request rules. */
+        Unauthorized: {
+            headers: {
+                /**
+                 * @description The Bearer challenge.
+                 * @example Bearer realm="cgs", error="invalid_token"
+                 */
+                "WWW-Authenticate": string;
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 401;
+                    /** @enum {unknown} */
+                    code?: "missing_api_key" | "invalid_api_key";
+                };
+            };
+        };
+        /** @description No such session among the caller's (another client's session looks the same as none). */
+        NotFound: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @constant */
+                    code?: "not_found";
+                };
+            };
+        };
+        /** @description The path exists, but not with this method: `Allow` names the one that does. */
+        MethodNotAllowed: {
+            headers: {
+                /**
+                 * @description The method this path accepts.
+                 * @example POST
+                 */
+                Allow: string;
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 405;
+                    /** @constant */
+                    code?: "method_not_allowed";
+                };
+            };
+        };
+        /** @description A request with this `Idempotency-Key` is still running. Retry after `Retry-After` seconds with the same key and body. */
+        IdempotencyKeyInUse: {
+            headers: {
+                /**
+                 * @description Seconds to wait before retrying.
+                 * @example 1
+                 */
+                "Retry-After": number;
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 409;
+                    /** @constant */
+                    code?: "idempotency_key_in_use";
+                };
+            };
+        };
+        /** @description The body is over 16 KiB (counted while reading, whatever `Content-Length` says). */
+        PayloadTooLarge: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 413;
+                    /** @constant */
+                    code?: "payload_too_large";
+                };
+            };
+        };
+        /** @description The body is not `application/json` (UTF-8). */
+        UnsupportedMediaType: {
+            headers: {
+                /**
+                 * @description The media type to send.
+                 * @example application/json
+                 */
+                "Accept-Post": "application/json";
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 415;
+                    /** @constant */
+                    code?: "unsupported_media_type";
+                };
+            };
+        };
+        /** @description The `Idempotency-Key` was used with another body (`idempotency_key_reused`), or the provider or currency is unknown or unavailable (`reference_unavailable`, each listed in `errors`). */
+        Unprocessable: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 422;
+                    /** @enum {unknown} */
+                    code?: "idempotency_key_reused" | "reference_unavailable";
+                };
+            };
+        };
+        /** @description Something failed on the service's side; it was logged, and no internal detail is returned. */
+        InternalError: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 500;
+                    /** @constant */
+                    code?: "internal_error";
+                };
+            };
+        };
+        /** @description The database could not be reached or was too slow. Nothing was written; retrying is safe. */
+        ServiceUnavailable: {
+            headers: {
+                /**
+                 * @description Seconds to wait before retrying.
+                 * @example 1
+                 */
+                "Retry-After": number;
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 503;
+                    /** @constant */
+                    code?: "service_unavailable";
+                };
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description Makes retries safe (Stripe's semantics, per client, kept 24 hours): the same key with the same body replays the first `201`; with another body it is `422 idempotency_key_reused`; while the first request is still running, `409 idempotency_key_in_use`. Only successes are remembered.
+         * @example order-123
+         */
+        IdempotencyKey: string;
+        /**
+         * @description The session's id, as `POST /v3/sessions` returned it.
+         * @example 0b6b7a8e-3c1f-4d2a-9e57-5f7c1d2a4b90
+         */
+        SessionId: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retries safe (Stripe's semantics, per client, kept 24 hours): the same key with the same body replays the first `201`; with another body it is `422 idempotency_key_reused`; while the first request is still running, `409 idempotency_key_in_use`. Only successes are remembered.
+                 * @example order-123
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionRequest"];
+            };
+        };
+        responses: {
+            201: components["responses"]["SessionCreated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The session's id, as `POST /v3/sessions` returned it.
+                 * @example 0b6b7a8e-3c1f-4d2a-9e57-5f7c1d2a4b90
+                 */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameSession"];
+                };
+            };
+            400: components["responses"]["InvalidSessionId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public keys. */
+            200: {
+                headers: {
+                    /**
+                     * @description How long the key set may be cached.
+                     * @example public, max-age=300
+                     */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Jwks"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    getOpenApiDescription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of a copy you hold: `304` when it is still current.
+                 * @example "3f1c0a9e5b7d2c4e6f8a0b1c2d3e4f50"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    /**
+                     * @description How long the document may be cached.
+                     * @example public, max-age=300
+                     */
+                    "Cache-Control": string;
+                    /**
+                     * @description Identifies this version of the document (send it back as `If-None-Match`).
+                     * @example "3f1c0a9e5b7d2c4e6f8a0b1c2d3e4f50"
+                     */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        openapi: string;
+                        info: {
+                            [key: string]: unknown;
+                        };
+                        paths: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The copy named by `If-None-Match` is current; no body. */
+            304: {
+                headers: {
+                    /**
+                     * @description The document's current ETag.
+                     * @example "3f1c0a9e5b7d2c4e6f8a0b1c2d3e4f50"
+                     */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+}
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -1,0 +1,101 @@
+// The operator's client for API v3: sessions.create and sessions.get over fetch, errors as
+// ApiError, retries only where they cannot create a second session.
+import { ApiError } from './api-error.ts';
+import { RETRYABLE_STATUSES, retryDelayMs, type RetryOptions, retryPolicy, sleep } from './retry.ts';
+import type { CreatedSession, GameSession, SessionInput, SessionRequest } from './types.ts';
+
+export interface OperatorClientOptions {
+  /** The API's server URL: `{SUPABASE_URL}/functions/v1`, or `http://127.0.0.1:54321/functions/v1` locally. */
+  baseUrl: string;
+  /** Your API key (`cgs_live_...`). */
+  apiKey: string;
+  /** A fetch implementation; the global one by default. */
+  fetch?: typeof fetch;
+  /** How many times to retry a 409, a 503 or a network failure (a number), or the full policy. */
+  retries?: number | RetryOptions;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export interface CreateSessionOptions extends RequestOptions {
+  /**
+   * Makes retries safe: the server replays the first answer for the same key and body. One is
+   * generated per call when absent, so the SDK's own retries never create a second session; pass
+   * your own (an order id, say) to make retries across processes safe too.
+   */
+  idempotencyKey?: string;
+}
+
+export interface OperatorClient {
+  sessions: {
+    create(input: SessionInput, options?: CreateSessionOptions): Promise<CreatedSession>;
+    get(id: string, options?: RequestOptions): Promise<GameSession>;
+  };
+}
+
+interface Call {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export function createOperatorClient(options: OperatorClientOptions): OperatorClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const policy = retryPolicy(options.retries);
+
+  async function call<T>({ method, path, headers, body, signal }: Call): Promise<T> {
+    // A POST is repeated only under an Idempotency-Key: the server then answers a retry with the
+    // first outcome instead of acting twice. A GET changes nothing.
+    const retryable = method === 'GET' || headers?.['idempotency-key'] !== undefined;
+    const init: RequestInit = {
+      method,
+      signal,
+      headers: {
+        accept: 'application/json',
+        authorization: `Bearer ${options.apiKey}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    };
+    for (let attempt = 0;; attempt++) {
+      const canRetry = retryable && attempt < policy.max;
+      let response: Response;
+      try {
+        response = await fetchImpl(`${baseUrl}${path}`, init);
+      } catch (error) {
+        if (!canRetry || signal?.aborted) throw error;
+        await sleep(retryDelayMs(policy, attempt), signal);
+        continue;
+      }
+      if (response.ok) return (await response.json()) as T;
+      if (canRetry && RETRYABLE_STATUSES.has(response.status)) {
+        await response.body?.cancel();
+        await sleep(retryDelayMs(policy, attempt, response.headers.get('retry-after')), signal);
+        continue;
+      }
+      throw await ApiError.fromResponse(response);
+    }
+  }
+
+  return {
+    sessions: {
+      create: (input, { idempotencyKey = crypto.randomUUID(), signal } = {}) =>
+        call<CreatedSession>({
+          method: 'POST',
+          path: '/v3/sessions',
+          headers: { 'idempotency-key': idempotencyKey },
+          // Only the three fields: the API refuses unknown ones.
+          body: { player_id: input.playerId, game_id: input.gameId, currency: input.currency } satisfies SessionRequest,
+          signal,
+        }),
+      get: (id, { signal } = {}) =>
+        call<GameSession>({ method: 'GET', path: `/v3/sessions/${encodeURIComponent(id)}`, signal }),
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// When and how long to wait before trying a request again: exponential backoff with jitter, never
+// sooner than the server's Retry-After, never longer than maxDelayMs.
+
+export interface RetryOptions {
+  /** Retries after the first attempt (default 2). 0 turns retrying off. */
+  max?: number;
+  /** First backoff step (default 250 ms); doubles each retry. */
+  baseDelayMs?: number;
+  /** Upper bound of any one wait, Retry-After included (default 30 s). */
+  maxDelayMs?: number;
+}
+
+export type RetryPolicy = Required<RetryOptions>;
+
+export const defaultRetryPolicy: RetryPolicy = { max: 2, baseDelayMs: 250, maxDelayMs: 30_000 };
+
+/** 409: the same Idempotency-Key is still running; 503: the service could not reach its database. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([409, 503]);
+
+export function retryPolicy(retries: number | RetryOptions | undefined): RetryPolicy {
+  if (typeof retries === 'number') return { ...defaultRetryPolicy, max: retries };
+  return { ...defaultRetryPolicy, ...retries };
+}
+
+/** Retry-After (RFC 9110): delay-seconds or an HTTP-date; 0 when absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number {
+  if (!value) return 0;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? 0 : Math.max(0, date - now);
+}
+
+/** The wait before retry number `attempt` (0 for the first retry). */
+export function retryDelayMs(policy: RetryPolicy, attempt: number, retryAfter: string | null = null): number {
+  // "Equal jitter": half the step fixed, half random, so clients that failed together spread out.
+  const step = policy.baseDelayMs * 2 ** attempt;
+  const backoff = step / 2 + Math.random() * (step / 2);
+  return Math.min(policy.maxDelayMs, Math.max(backoff, retryAfterMs(retryAfter)));
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

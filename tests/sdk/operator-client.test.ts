@@ -1,0 +1,176 @@
+// The operator SDK against the v3 function served by Deno over the test database: sessions are
+// really created and read back, errors are the function's own problem bodies, and retries are
+// provoked by the real conditions (a key still in flight, an unreachable database, a closed port).
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/lib/embedded-postgres.ts';
+import { ApiError, createOperatorClient, type OperatorClientOptions } from '../../src/sdk/index.ts';
+import { serveApiForFile, serveWithoutDatabase, whileKeyInFlight } from '../openapi/served-api.ts';
+import { newOperator } from '../sessions/helpers.ts';
+
+const api = serveApiForFile('sdk');
+const input = { playerId: 'player-7', gameId: 'pragmatic-play:vs20olympgate', currency: 'EUR' };
+
+interface Attempt {
+  idempotencyKey: string | null;
+  status: number | 'network error';
+  at: number;
+}
+
+/** The real fetch, with each attempt written down (what was sent, what came back, when). */
+function recordedFetch() {
+  const attempts: Attempt[] = [];
+  let answered: () => void;
+  const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
+  const fetchAndRecord: typeof fetch = async (url, init) => {
+    const attempt: Attempt = {
+      idempotencyKey: new Headers(init?.headers).get('idempotency-key'),
+      status: 'network error',
+      at: Date.now(),
+    };
+    attempts.push(attempt);
+    try {
+      const response = await fetch(url, init);
+      attempt.status = response.status;
+      return response;
+    } finally {
+      answered();
+    }
+  };
+  return { fetch: fetchAndRecord, attempts, firstAnswer };
+}
+
+const operatorClient = (options: Partial<OperatorClientOptions> = {}) =>
+  createOperatorClient({ baseUrl: api.url, apiKey: api.operator.key, ...options });
+
+describe('sessions.create and sessions.get', () => {
+  it('creates a session and reads it back', async () => {
+    const client = operatorClient();
+    const session = await client.sessions.create(input);
+    expect(session).toMatchObject({ player_id: 'player-7', game_id: input.gameId, currency: 'EUR', status: 'created' });
+    expect(session.launch_url).toContain('?token=');
+    const read = await client.sessions.get(session.id);
+    expect(read).toMatchObject({ id: session.id, status: 'created', expires_at: session.expires_at });
+    expect(read.launch_url).toContain('?token=');
+  });
+
+  it('an Idempotency-Key given by the caller makes a repeated create return the first session', async () => {
+    const client = operatorClient();
+    const idempotencyKey = `sdk-${randomUUID()}`;
+    const first = await client.sessions.create(input, { idempotencyKey });
+    expect(await client.sessions.create(input, { idempotencyKey })).toEqual(first);
+  });
+
+  it('sends a generated Idempotency-Key when the caller gives none, a new one per call', async () => {
+    const recorded = recordedFetch();
+    const client = operatorClient({ fetch: recorded.fetch });
+    const [a, b] = [await client.sessions.create(input), await client.sessions.create(input)];
+    expect(a.id).not.toBe(b.id);
+    const keys = recorded.attempts.map((attempt) => attempt.idempotencyKey);
+    expect(keys).toEqual([expect.any(String), expect.any(String)]);
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+});
+
+describe('errors are ApiError values carrying the problem body', () => {
+  it('400 validation_failed lists every failing field', async () => {
+    const error = await operatorClient().sessions.create({ playerId: '', gameId: 'nope', currency: 'eur' }).catch((e) =>
+      e
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect([error.status, error.code]).toEqual([400, 'validation_failed']);
+    expect(error.problem.errors.map((e: { pointer: string }) => e.pointer)).toEqual([
+      '#/player_id',
+      '#/game_id',
+      '#/currency',
+    ]);
+  });
+
+  it("404 not_found for another client's session; 401 invalid_api_key without retrying", async () => {
+    const session = await operatorClient().sessions.create(input);
+    const eve = await newOperator(api.sql, 'eve');
+    const asEve = createOperatorClient({ baseUrl: api.url, apiKey: eve.key });
+    await expect(asEve.sessions.get(session.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+
+    const recorded = recordedFetch();
+    const stranger = createOperatorClient({
+      baseUrl: api.url,
+      apiKey: `cgs_live_${'B'.repeat(43)}`,
+      fetch: recorded.fetch,
+    });
+    await expect(stranger.sessions.create(input)).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 401,
+      code: 'invalid_api_key',
+      problem: { title: 'Invalid API key' },
+    });
+    expect(recorded.attempts).toHaveLength(1);
+  });
+});
+
+describe('retries', () => {
+  it('409 while the same key is in flight: waits Retry-After (1 s), retries with the same key, gets the session', async () => {
+    const recorded = recordedFetch();
+    // A 10 ms backoff step: any wait near a second can only come from Retry-After.
+    const client = operatorClient({ fetch: recorded.fetch, retries: { max: 2, baseDelayMs: 10 } });
+    const idempotencyKey = `sdk-${randomUUID()}`;
+    const created = await whileKeyInFlight(api.sql, api.operator.account.id, idempotencyKey, async () => {
+      const pending = client.sessions.create(input, { idempotencyKey });
+      await recorded.firstAnswer; // the first attempt saw the key in flight; release it
+      return { pending };
+    });
+    const session = await created.pending;
+    expect(session.player_id).toBe('player-7');
+    expect(recorded.attempts.map((a) => a.status)).toEqual([409, 201]);
+    expect(recorded.attempts.map((a) => a.idempotencyKey)).toEqual([idempotencyKey, idempotencyKey]);
+    expect(recorded.attempts[1].at - recorded.attempts[0].at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('503 is retried up to `max` times under one generated key, then raised as ApiError', async () => {
+    const orphan = await serveWithoutDatabase();
+    try {
+      const recorded = recordedFetch();
+      // maxDelayMs caps the server's Retry-After (5 s) to keep the test short.
+      const client = createOperatorClient({
+        baseUrl: orphan.url,
+        apiKey: api.operator.key,
+        fetch: recorded.fetch,
+        retries: { max: 2, baseDelayMs: 10, maxDelayMs: 50 },
+      });
+      await expect(client.sessions.create(input)).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
+      expect(recorded.attempts.map((a) => a.status)).toEqual([503, 503, 503]);
+      expect(new Set(recorded.attempts.map((a) => a.idempotencyKey)).size).toBe(1);
+    } finally {
+      await orphan.stop();
+    }
+  });
+
+  it('a network failure is retried, then raised as it came', async () => {
+    const recorded = recordedFetch();
+    const client = createOperatorClient({
+      baseUrl: `http://127.0.0.1:${await freePort()}/functions/v1`,
+      apiKey: api.operator.key,
+      fetch: recorded.fetch,
+      retries: { max: 2, baseDelayMs: 10 },
+    });
+    await expect(client.sessions.get(randomUUID())).rejects.toThrow(TypeError);
+    expect(recorded.attempts.map((a) => a.status)).toEqual(['network error', 'network error', 'network error']);
+  });
+
+  it('retries: 0 turns retrying off', async () => {
+    const recorded = recordedFetch();
+    const client = operatorClient({ fetch: recorded.fetch, retries: 0 });
+    const idempotencyKey = `sdk-${randomUUID()}`;
+    await whileKeyInFlight(
+      api.sql,
+      api.operator.account.id,
+      idempotencyKey,
+      () =>
+        expect(client.sessions.create(input, { idempotencyKey })).rejects.toMatchObject({
+          status: 409,
+          code: 'idempotency_key_in_use',
+        }),
+    );
+    expect(recorded.attempts).toHaveLength(1);
+  });
+});
