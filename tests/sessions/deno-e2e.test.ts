@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { type ServedFunction, serveFunction } from '../../scripts/lib/deno-function.ts';
 import { connect } from '../helpers/db.ts';
+import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { newOperator, type Operator, validBody } from './helpers.ts';
 
 const sql = connect();
@@ -28,6 +29,14 @@ afterAll(async () => {
   await rm(denoDir, { recursive: true, force: true });
 });
 
+/** Reads a response's body, after checking status, headers and body against the OpenAPI description. */
+async function documented(operationId: OperationId, response: Response) {
+  const text = await response.clone().text();
+  const body = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+  expectResponseMatches(operationId, response, body);
+  return body;
+}
+
 const post = (body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${served.url}/v3/sessions`, {
     method: 'POST',
@@ -39,7 +48,7 @@ describe('v3 under Deno', () => {
   it('creates a session over HTTP: 201, Location under /functions/v1, a launch URL', async () => {
     const response = await post(validBody);
     expect(response.status).toBe(201);
-    const session = await response.json();
+    const session = await documented('createSession', response);
     expect(response.headers.get('location')).toBe(`/functions/v1/v3/sessions/${session.id}`);
     expect(session).toMatchObject({ ...validBody, status: 'created', launch_url: expect.stringContaining('?token=') });
   });
@@ -49,6 +58,7 @@ describe('v3 under Deno', () => {
     const first = await post(validBody, headers);
     const retry = await post(validBody, headers);
     expect([first.status, retry.status]).toEqual([201, 201]);
+    await documented('createSession', retry);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(await retry.text()).toBe(await first.text());
   });
@@ -63,7 +73,7 @@ describe('v3 under Deno', () => {
         body: JSON.stringify(validBody),
       });
       expect(response.status).toBe(503);
-      expect((await response.json()).code).toBe('service_unavailable');
+      expect((await documented('createSession', response)).code).toBe('service_unavailable');
     } finally {
       await orphan.stop();
     }
@@ -79,12 +89,13 @@ describe('v3 under Deno', () => {
     expect(notAllowed.headers.get('allow')).toBe('POST');
     const tooLarge = await post({ ...validBody, player_id: 'x'.repeat(32 * 1024) });
     expect(tooLarge.status).toBe(413);
+    for (const response of [unauthorized, notAllowed, tooLarge]) await documented('createSession', response);
   });
 
   it('serves the JWKS providers verify launch tokens with', async () => {
     const response = await fetch(`${served.url}/v3/.well-known/jwks.json`);
     expect(response.status).toBe(200);
-    expect((await response.json()).keys[0]).toMatchObject({ kty: 'EC', alg: 'ES256' });
+    expect((await documented('getJwks', response)).keys[0]).toMatchObject({ kty: 'EC', alg: 'ES256' });
   });
 
   it('reads a session back at its Location, and serves the OpenAPI document it was bundled with', async () => {
@@ -92,11 +103,12 @@ describe('v3 under Deno', () => {
     const location = created.headers.get('location')!;
     const read = await fetch(new URL(location, served.url), { headers: { authorization: `Bearer ${alice.key}` } });
     expect(read.status).toBe(200);
-    expect(await read.json()).toMatchObject({ id: (await created.json()).id, status: 'created', launch_url: expect.any(String) });
+    const { id } = await documented('createSession', created);
+    expect(await documented('getSession', read)).toMatchObject({ id, status: 'created', launch_url: expect.any(String) });
     const document = await fetch(`${served.url}/v3/openapi.json`);
     expect(document.status).toBe(200);
     const file = await readFile(new URL('../../supabase/functions/v3/openapi.json', import.meta.url), 'utf8');
-    expect(await document.json()).toEqual(JSON.parse(file));
+    expect(await documented('getOpenApiDescription', document)).toEqual(JSON.parse(file));
   });
 
   it('creates 200 sessions sent at once: 200 × 201, 200 distinct sessions, 200 rows', async () => {
@@ -105,7 +117,7 @@ describe('v3 under Deno', () => {
       Array.from({ length: 200 }, (_, i) => post({ ...validBody, player_id: `burst-${i}` })),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(200).fill(201));
-    const ids = new Set((await Promise.all(responses.map((r) => r.json()))).map((s) => s.id));
+    const ids = new Set((await Promise.all(responses.map((r) => documented('createSession', r)))).map((s) => s.id));
     expect(ids.size).toBe(200);
     const [{ rows }] = await sql`
       select count(*)::int as rows from public.game_session
