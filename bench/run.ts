@@ -6,8 +6,11 @@ import { describeMachine } from './lib/machine.ts';
 import type { Section, SectionReport } from './lib/section.ts';
 import { toMarkdown, toText } from './lib/table.ts';
 import { rlsOverhead } from './rls.ts';
+import { sessionsEndpoint } from './sessions.ts';
 
-const sections: Section[] = [rlsOverhead];
+// `npm run bench -- sessions` runs only the sections named; bench/results.md is written by full runs only.
+const only = process.argv.slice(2);
+const sections: Section[] = [rlsOverhead, sessionsEndpoint].filter((s) => !only.length || only.includes(s.name));
 
 const started = Date.now();
 const cluster = await startCluster();
@@ -34,8 +37,11 @@ const markdown = [
   ...reports.flatMap((r) => ['', `## ${r.title}`, '', ...r.intro, '', toMarkdown(r.table), '', ...r.notes]),
   '',
 ].join('\n');
-await writeFile(new URL('./results.md', import.meta.url), markdown);
-console.log('Wrote bench/results.md');
+if (only.length) console.log(`Sections ${only.join(', ')} only: bench/results.md left as it was`);
+else {
+  await writeFile(new URL('./results.md', import.meta.url), markdown);
+  console.log('Wrote bench/results.md');
+}
 
 const missed = reports.filter((r) => !r.targetsMet).map((r) => r.title);
 if (missed.length) {

@@ -1,5 +1,5 @@
-// Timing two variants of one operation side by side: they alternate within every round, taking
-// turns going first, so drift on a noisy machine and cache warming hit both alike.
+// Timing variants of one operation side by side: they alternate within every round, taking turns
+// going first, so drift on a noisy machine and cache warming hit them all alike.
 
 export interface Rounds {
   /** Untimed rounds first (caches, plan caches, prepared statements). */
@@ -11,19 +11,24 @@ export interface Rounds {
 }
 
 export interface Medians {
-  medians: [number, number];
+  /** One per variant, in the order given. */
+  medians: number[];
   runs: number;
 }
 
-/** Runs both variants round after round and returns the median of each, in milliseconds. */
+/** Runs the variants round after round and returns the median of each, in milliseconds. */
 export async function interleavedMedians(
   rounds: Rounds,
-  variants: [(round: number) => Promise<number>, (round: number) => Promise<number>],
+  variants: ((round: number) => Promise<number>)[],
 ): Promise<Medians> {
-  const samples: [number[], number[]] = [[], []];
+  const samples: number[][] = variants.map(() => []);
+  // Round n starts with variant n mod k and goes on in order, so each goes first as often.
   const round = async (n: number) => {
-    const times: [number, number] = [0, 0];
-    for (const side of n % 2 ? [1, 0] : [0, 1]) times[side] = await variants[side](n);
+    const times = variants.map(() => 0);
+    for (let i = 0; i < variants.length; i++) {
+      const side = (n + i) % variants.length;
+      times[side] = await variants[side](n);
+    }
     return times;
   };
   let warmupMs = 0;
@@ -31,11 +36,9 @@ export async function interleavedMedians(
   const perRound = warmupMs / Math.max(rounds.warmup, 1);
   const runs = Math.min(rounds.max, Math.max(rounds.min, Math.floor(rounds.budgetMs / Math.max(perRound, 1e-3))));
   for (let n = rounds.warmup; n < rounds.warmup + runs; n++) {
-    const [a, b] = await round(n);
-    samples[0].push(a);
-    samples[1].push(b);
+    (await round(n)).forEach((time, side) => samples[side].push(time));
   }
-  return { medians: [median(samples[0]), median(samples[1])], runs };
+  return { medians: samples.map(median), runs };
 }
 
 export function median(values: number[]): number {

@@ -1,21 +1,24 @@
 // One API request as PostgREST runs it: a transaction that sets `role` and `request.jwt.claims`
-// locally, then the statement. The same shape as the database owner is the "RLS bypassed" side.
+// locally, then the statement. The same shape as `service_role` (Supabase's BYPASSRLS role, how a
+// request with the service key runs) is the "RLS bypassed" side.
 import type { Sql, TransactionSql } from 'postgres';
 
-/** Who sends the request; `owner` is the database owner (superuser: RLS does not apply). */
-export type Role = 'anon' | 'authenticated' | 'owner';
+export type Role = 'anon' | 'authenticated' | 'service_role';
 
 export interface Caller {
   role: Role;
-  /** The account's id (the JWT's sub); absent for anon. */
+  /** The account's id (the JWT's sub); absent for anon and the service key. */
   id?: string;
 }
 
-async function inRequest<T>(sql: Sql, { role, id }: Caller, fn: (tx: TransactionSql) => Promise<T>): Promise<T> {
-  const claims = id ? { sub: id, role: 'authenticated', aud: 'authenticated' } : { role: 'anon' };
+function claimsOf({ role, id }: Caller): Record<string, string> {
+  return id && role === 'authenticated' ? { sub: id, role, aud: 'authenticated' } : { role };
+}
+
+async function inRequest<T>(sql: Sql, caller: Caller, fn: (tx: TransactionSql) => Promise<T>): Promise<T> {
   return sql.begin(async (tx) => {
-    await tx`select set_config('role', ${role === 'owner' ? 'postgres' : role}, true),
-                    set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
+    await tx`select set_config('role', ${caller.role}, true),
+                    set_config('request.jwt.claims', ${JSON.stringify(claimsOf(caller))}, true)`;
     return fn(tx);
   }) as Promise<T>;
 }
@@ -25,12 +28,51 @@ async function inRequest<T>(sql: Sql, { role, id }: Caller, fn: (tx: Transaction
  * client sees it (one round trip; prepared, as PostgREST prepares its statements). The
  * transaction's set-up and commit are the same on both sides and left out of the figure.
  */
-export function timedRequest(sql: Sql, caller: Caller, statement: string, params: string[]): Promise<number> {
+export function timedStatement(sql: Sql, caller: Caller, statement: string, params: string[]): Promise<number> {
   return inRequest(sql, caller, async (tx) => {
     const start = process.hrtime.bigint();
     await tx.unsafe(statement, params, { prepare: true });
     return Number(process.hrtime.bigint() - start) / 1e6;
   });
+}
+
+export interface PostgrestGet {
+  /** The resource path PostgREST would see (request.path), e.g. `/transaction`. */
+  path: string;
+  /** A count is sent as is; a read is wrapped the way PostgREST wraps a GET's rows into its body. */
+  count: boolean;
+}
+
+/** The statement PostgREST sends for a GET of `statement`'s rows. */
+export function postgrestStatement(statement: string, { count }: PostgrestGet): string {
+  if (count) return statement;
+  return `with pgrst_source as (${statement})
+    select null::bigint as total_result_set, pg_catalog.count(_postgrest_t) as page_total,
+           coalesce(json_agg(_postgrest_t), '[]') as body
+    from (select * from pgrst_source) _postgrest_t`;
+}
+
+/**
+ * The whole request as PostgREST runs it, timed from `begin` to the end of `commit`: a read-only
+ * transaction, the role, claims, method and path set locally, the wrapped statement (prepared).
+ */
+export async function timedPostgrestRequest(
+  sql: Sql,
+  caller: Caller,
+  statement: string,
+  params: string[],
+  get: PostgrestGet,
+): Promise<number> {
+  const wrapped = postgrestStatement(statement, get);
+  const start = process.hrtime.bigint();
+  await sql.begin('read only', async (tx) => {
+    await tx`select set_config('role', ${caller.role}, true),
+                    set_config('request.jwt.claims', ${JSON.stringify(claimsOf(caller))}, true),
+                    set_config('request.method', 'GET', true),
+                    set_config('request.path', ${get.path}, true)`;
+    await tx.unsafe(wrapped, params, { prepare: true });
+  });
+  return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 /** The plan `statement` gets as `caller` (EXPLAIN VERBOSE, JSON), with `params` bound or generic. */

@@ -7,6 +7,8 @@
 // cannot pick the client's index for one caller and the whole table's for another; the rows marked
 // `informational` show what forgetting the filter costs.
 
+import type { PostgrestGet } from '../lib/request.ts';
+
 export type Who = 'client' | 'staff' | 'anon';
 
 export interface QueryCase {
@@ -58,6 +60,16 @@ export const queryCases: QueryCase[] = [
     informational: true,
   },
 ];
+
+/**
+ * What PostgREST would be asked for `statement`: the path of the table it reads, and whether it is
+ * a count (sent as is; a read is wrapped into PostgREST's JSON body).
+ */
+export function postgrestGetOf(statement: string): PostgrestGet {
+  const table = /from public\.(\w+)/.exec(statement)?.[1];
+  if (!table) throw new Error(`no table in ${statement}`);
+  return { path: `/${table}`, count: /^\s*select count\(\*\)/i.test(statement) };
+}
 
 /** The parameters a statement takes: the caller's id where it says `$1`. */
 export function paramsFor(statement: string, id: string | undefined): string[] {
