@@ -9,6 +9,8 @@ const FOREIGN_KEY = '23503';
 const CHECK = '23514';
 const hash = () => createHash('sha256').update(randomUUID()).digest('hex');
 
+class Rollback extends Error {}
+
 describe('data rules', () => {
   const sql = connect();
   let c: Cast;
@@ -114,16 +116,22 @@ describe('data rules', () => {
     expect(ticket).toEqual({ status: 'open', priority: 'normal' });
     const [wallet] = await sql`insert into public.wallet (client_id, currency_code) values (${c.alice.id}, 'EUR') returning balance::text, is_primary`;
     expect(wallet).toEqual({ balance: '0.0000', is_primary: false });
-    const [provider] = await sql`
-      insert into public.game_provider (name, slug) values ('Defaults', ${`defaults-${c.alice.id}`}) returning games_count, status, sort_order`;
-    expect(provider).toEqual({ games_count: 0, status: 'active', sort_order: 100 });
-    const [currency] = await sql`insert into public.currency (code, name, symbol) values ('XDF', 'Defaults', 'D') returning is_active, sort_order`;
-    expect(currency).toEqual({ is_active: true, sort_order: 100 });
-    const [contact] = await sql`
-      insert into public.contact_submission (name, email, message) values ('Dee', 'dee@example.test', 'Hi') returning source, status`;
-    expect(contact).toEqual({ source: 'contact', status: 'new' });
-    const [setting] = await sql`insert into public.app_setting (key) values (${`defaults.${c.alice.id}`}) returning value`;
-    expect(setting.value).toEqual({});
+    // Rows no account owns are removed here, so the test can run again on a shared database.
+    await sql.begin(async (tx) => {
+      const [provider] = await tx`
+        insert into public.game_provider (name, slug) values ('Defaults', 'defaults') returning games_count, status, sort_order`;
+      expect(provider).toEqual({ games_count: 0, status: 'active', sort_order: 100 });
+      const [currency] = await tx`insert into public.currency (code, name, symbol) values ('XDF', 'Defaults', 'D') returning is_active, sort_order`;
+      expect(currency).toEqual({ is_active: true, sort_order: 100 });
+      const [contact] = await tx`
+        insert into public.contact_submission (name, email, message) values ('Dee', 'dee@example.test', 'Hi') returning source, status`;
+      expect(contact).toEqual({ source: 'contact', status: 'new' });
+      const [setting] = await tx`insert into public.app_setting (key) values (${`defaults.${c.alice.id}`}) returning value`;
+      expect(setting.value).toEqual({});
+      throw new Rollback();
+    }).catch((error) => {
+      if (!(error instanceof Rollback)) throw error;
+    });
   });
 
   test('a revoked key carries its revocation time, and only a revoked key does', async () => {

@@ -29,6 +29,7 @@ describe('updated_at and removal', () => {
     const stamp = new Date('2021-06-01T00:00:00Z');
     await sql`insert into public.app_setting (key, value, updated_at) values (${key}, '{}', ${stamp})`;
     const [row] = await sql`update public.app_setting set value = ${sql.json({ changed: true })} where key = ${key} returning updated_at`;
+    await sql`delete from public.app_setting where key = ${key}`;
     expect(row.updated_at).toEqual(stamp);
   });
 

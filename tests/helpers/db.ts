@@ -7,11 +7,19 @@ import { afterAll, inject } from 'vitest';
 export type GrantMode = 'explicit grants' | 'legacy default grants';
 export const grantModes: GrantMode[] = ['explicit grants', 'legacy default grants'];
 
-/** A connection pool (as the database owner, like the service) closed after the file's tests. */
+/**
+ * A connection pool (as the database owner, like the service). After the file's tests it removes
+ * the accounts signUp created through it (so a shared TEST_DATABASE_URL is left as it was found)
+ * and closes. Hooks register here, while the file is collected: vitest ignores an afterAll
+ * registered later, from inside a hook or a test.
+ */
 export function connect(mode: GrantMode = 'explicit grants'): Sql {
   const url = mode === 'explicit grants' ? inject('databaseUrl') : inject('legacyGrantsDatabaseUrl');
   const sql = postgres(url, { max: 4, onnotice: () => {} });
-  afterAll(() => sql.end());
+  afterAll(async () => {
+    await removeAccounts(sql);
+    await sql.end();
+  });
   return sql;
 }
 
@@ -65,20 +73,18 @@ export async function signUp(
   return { id, email: email ?? '' };
 }
 
-const created = new Map<Sql, string[]>();
+const created = new WeakMap<Sql, string[]>();
 function registerForCleanup(sql: Sql, id: string) {
-  if (!created.has(sql)) {
-    created.set(sql, []);
-    // Leaves a shared database (TEST_DATABASE_URL) as it was found. Staff-authored messages keep
-    // an account from being deleted (by design), so they go first.
-    afterAll(async () => {
-      const ids = created.get(sql) ?? [];
-      created.delete(sql);
-      await sql`delete from public.support_ticket_message where author_id = any(${ids}::uuid[])`;
-      await sql`delete from auth.users where id = any(${ids}::uuid[])`;
-    });
-  }
-  created.get(sql)!.push(id);
+  created.set(sql, [...(created.get(sql) ?? []), id]);
+}
+
+// Staff-authored messages keep an account from being deleted (by design), so they go first.
+async function removeAccounts(sql: Sql) {
+  const ids = created.get(sql) ?? [];
+  created.delete(sql);
+  if (!ids.length) return;
+  await sql`delete from public.support_ticket_message where author_id = any(${ids}::uuid[])`;
+  await sql`delete from auth.users where id = any(${ids}::uuid[])`;
 }
 
 /** The fixed identities: alice the client, eve the other client, mona the manager, adam the admin. */

@@ -107,7 +107,9 @@ describe('issue_api_key and revoke_api_key under hostile input', () => {
   });
   // 23503 no such client, 23514 a label out of bounds, P0002 no such key (PostgREST: 404-ish 400).
   const KEY_REFUSALS = new Set(['42501', '22P02', '23503', '23514', 'P0002']);
-  const keyCount = async () => (await sql`select count(*)::int as n from public.api_key`)[0].n as number;
+  // Only this test's accounts: other files issue keys concurrently.
+  const keyCount = async () =>
+    (await sql`select count(*)::int as n from public.api_key where client_id in ${sql([c.alice.id, c.eve.id, c.mona.id, c.adam.id])}`)[0].n as number;
 
   test('any arguments from any caller: a key is issued only to staff, for a client, and revoked only by staff', async () => {
     const issued: string[] = [];
