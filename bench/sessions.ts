@@ -144,8 +144,8 @@ function report(
         `${CLIENTS * KEYS_PER_CLIENT} API keys taken in turn. Load: autocannon in the benchmark's process, every request ` +
         `a new session (a player id used once), each level ${RUN_S} s after a ${WARMUP_S} s warm-up; every request ` +
         `sent is answered (connections stop after the deadline instead of being cut). ` +
-        `Floor: the same database call (private.create_game_session with the handler's arguments and a real 201 ` +
-        `body) straight from Node with the function's pool (postgres.js, prepare: false, max ${POOL}), same ` +
+        `Floor: the same database call (private.create_game_session with the handler's arguments for a request ` +
+        `without an Idempotency-Key: no fingerprint, no body to remember) straight from Node with the function's pool (postgres.js, prepare: false, max ${POOL}), same ` +
         `concurrency and duration. Latency in ms; "201s = rows": 201 answers (or created outcomes for the floor) ` +
         `against game_session rows added during the run. CPU: cores kept busy (1.00 = one core), from /proc; "other" is every process not part of the run (noise).`,
       `Targets: endpoint/floor throughput >= ${TARGET.ratio} at each level; p99 < ${TARGET.p99Ms} ms at concurrency ` +
@@ -178,24 +178,21 @@ function explainMisses(levels: { concurrency: number; endpoint: Measured; floor:
   const slow = levels.filter((l) => throughput(l.endpoint.result) / throughput(l.floor.result) < TARGET.ratio);
   if (slow.length) {
     const worst = slow.reduce((a, b) => (perRequest(b.endpoint, 'deno') > perRequest(a.endpoint, 'deno') ? b : a));
-    const rest = Math.max(0, perRequest(worst.endpoint, 'deno') - sign.es256Ms);
+    // The function signs with EdDSA (its default, SESSION_TOKEN_ALG unset); ES256 for comparison.
+    const rest = Math.max(0, perRequest(worst.endpoint, 'deno') - sign.eddsaMs);
     const cpuLine = slow.map((l) =>
       `${l.concurrency}: ${perRequest(l.endpoint, 'deno').toFixed(2)} ms in Deno, ` +
       `${perRequest(l.endpoint, 'postgres').toFixed(2)} ms in Postgres (floor: ${perRequest(l.floor, 'postgres').toFixed(2)} ms)`).join('; ');
     notes.push(
-      `Throughput below ${TARGET.ratio} of the floor (concurrency ${slow.map((l) => l.concurrency).join(', ')}): the ` +
-        `function's own CPU, not the database or the pool. CPU per request at concurrency ${cpuLine}. One ES256 ` +
-        `launch-token signature under this Deno (WebCrypto P-256, the function's own signer, measured in this run) ` +
-        `takes ${sign.es256Ms.toFixed(2)} ms and holds the JS thread (100 signatures at once: ` +
-        `${sign.burstMs.toFixed(0)} ms, ${sign.ticksDuringBurst} ticks of a 1 ms timer meanwhile): ` +
-        `${Math.round((100 * sign.es256Ms) / perRequest(worst.endpoint, 'deno'))}% of what Deno spends per request; the rest (about ${rest.toFixed(2)} ms at concurrency ${worst.concurrency}) is ` +
-        `HTTP, JSON, two SHA-256 digests and postgres.js under Deno's Node compatibility layer. The same token signed ` +
-        `with Ed25519 (EdDSA) takes ${sign.eddsaMs.toFixed(2)} ms, which would put one JS thread's ceiling near ` +
-        `${(1000 / (rest + sign.eddsaMs)).toFixed(0)} req/s (floor: ${rate(worst.floor.result)}). The two cores are ` +
-        `shared with Postgres and the load generator, and the pool is the same on both sides (${POOL}), so neither ` +
-        `explains the ratio. What would have to change is in the function: sign launch tokens with EdDSA (a change ` +
-        `to the token contract and the JWKS providers verify with), or take ` +
-        `signing off the request thread (a worker), which still costs the same CPU on a 2-core machine.`,
+      `Throughput below ${TARGET.ratio} of the floor (concurrency ${slow.map((l) => l.concurrency).join(', ')}). CPU per ` +
+        `request at concurrency ${cpuLine}. One EdDSA (Ed25519) launch-token signature, the function's default, takes ` +
+        `${sign.eddsaMs.toFixed(2)} ms under this Deno (measured in this run): ` +
+        `${Math.round((100 * sign.eddsaMs) / perRequest(worst.endpoint, 'deno'))}% of what Deno spends per request; the ` +
+        `rest (about ${rest.toFixed(2)} ms at concurrency ${worst.concurrency}) is HTTP, JSON, the key's SHA-256 and ` +
+        `postgres.js under Deno's Node compatibility layer. With SESSION_TOKEN_ALG=ES256 each signature would take ` +
+        `${sign.es256Ms.toFixed(2)} ms and hold the JS thread (100 signatures at once: ${sign.burstMs.toFixed(0)} ms, ` +
+        `${sign.ticksDuringBurst} ticks of a 1 ms timer meanwhile). Cores kept busy by processes outside the run ` +
+        `("other") take from the same 2 cores as Deno, Postgres and the load generator.`,
     );
   }
   const at = levels.find((l) => l.concurrency === TARGET.p99At);
@@ -208,8 +205,8 @@ function explainMisses(levels: { concurrency: number; endpoint: Measured; floor:
         `${((TARGET.p99At / throughput(at.endpoint.result)) * 1000).toFixed(1)} ms mean). The floor, with no HTTP ` +
         `and no signing, has p50 ${f.p50.toFixed(1)} / p99 ${f.p99.toFixed(1)} ms at the same concurrency` +
         `${f.p99 >= TARGET.p99Ms ? ', so on this machine the database work alone already misses it' : ''}; ` +
-        `what the endpoint adds is its own CPU per request on one JS thread (see above; the signature ` +
-        `${sign.es256Ms.toFixed(2)} ms of it).`,
+        `what the endpoint adds is its own CPU per request on one JS thread (see above; the EdDSA signature ` +
+        `${sign.eddsaMs.toFixed(2)} ms of it).`,
     );
   }
   return notes;

@@ -16,7 +16,7 @@ async function perCall(fn: () => Promise<unknown>, n = 300): Promise<number> {
   return (performance.now() - start) / n;
 }
 
-const es256 = await createSessionTokenSigner({ issuer: 'cgs' });
+const es256 = await createSessionTokenSigner({ issuer: 'cgs', alg: 'ES256' });
 const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
 const eddsa = () =>
   new SignJWT({ game_id: claims.gameId, currency: claims.currency }).setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' })

@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * Launch-token public keys
-         * @description The JSON Web Key Set game providers verify launch tokens (ES256 JWTs, `aud` = provider slug) with. Public; cache it as `Cache-Control` says.
+         * @description The JSON Web Key Set game providers verify launch tokens (JWTs, `aud` = provider slug) with. Each key names its algorithm: `EdDSA` (an OKP Ed25519 key, the default) or `ES256` (an EC P-256 key, for deployments whose providers' JWT libraries lack EdDSA). Public; cache it as `Cache-Control` says.
          */
         get: operations["getJwks"];
         put?: never;
@@ -124,7 +124,7 @@ export interface components {
             expires_at: string;
             /**
              * Format: uri
-             * @description Where the player starts the game; its `token` query parameter is an ES256 JWT (`iss`, `aud` = provider slug, `sub` = player, `jti` = session id, `game_id`, `currency`, `iat`, `exp`). Always present in a `201`; in `GET /v3/sessions/{id}` only while the session can still be launched (status `created`, before `expires_at`).
+             * @description Where the player starts the game; its `token` query parameter is a JWT (`iss`, `aud` = provider slug, `sub` = player, `jti` = session id, `game_id`, `currency`, `iat`, `exp`) signed with the key the JWKS publishes: EdDSA by default, or ES256. Always present in a `201`; in `GET /v3/sessions/{id}` only while the session can still be launched (status `created`, before `expires_at`).
              */
             launch_url?: string;
         };
@@ -155,7 +155,23 @@ export interface components {
             /** @description Every failing field (400 `validation_failed`, 422 `reference_unavailable`). */
             errors?: components["schemas"]["FieldError"][];
         };
-        Jwk: {
+        /** @description A launch-token public key; `kid` is the key's RFC 7638 thumbprint unless the operator of the service named it. */
+        Jwk: components["schemas"]["Ed25519Jwk"] | components["schemas"]["P256Jwk"];
+        /** @description An Ed25519 public key (RFC 8037), for EdDSA launch tokens. */
+        Ed25519Jwk: {
+            /** @constant */
+            kty: "OKP";
+            /** @constant */
+            crv: "Ed25519";
+            x: string;
+            kid: string;
+            /** @constant */
+            alg: "EdDSA";
+            /** @constant */
+            use: "sig";
+        };
+        /** @description A P-256 public key, for ES256 launch tokens. */
+        P256Jwk: {
             /** @constant */
             kty: "EC";
             /** @constant */

@@ -86,6 +86,9 @@ revoke execute on function private.authenticate_api_key from public, anon, authe
 -- One round trip per request: authenticate the key, honour the Idempotency-Key, check the provider
 -- and currency, record the session and remember the response, all in one transaction. The caller
 -- validated the shapes and built the 201 body (it signs the launch token), so this only decides.
+-- request_fingerprint and response_body serve replays only: without an Idempotency-Key the caller
+-- passes null for both rather than hashing and shipping a body nobody will read, and a created
+-- session's body is not sent back (the caller has it).
 -- Outcomes: created, replayed, unauthorized, in_progress, key_reused, unprocessable.
 create function private.create_game_session(
   key_hash text,
@@ -121,6 +124,11 @@ begin
   end if;
 
   if create_game_session.idempotency_key is not null then
+    -- A null fingerprint would compare as unknown and replay another request's response.
+    if create_game_session.request_fingerprint is null or response_body is null then
+      raise exception 'an Idempotency-Key needs the request fingerprint and the response body'
+        using errcode = '22004';
+    end if;
     if not pg_try_advisory_xact_lock(
       hashtextextended(client_id::text || '/' || create_game_session.idempotency_key, 0)
     ) then
@@ -186,7 +194,7 @@ begin
   update public.api_key k set last_used_at = now()
   where k.id = key_id and (k.last_used_at is null or k.last_used_at < now() - interval '1 minute');
 
-  return query select 'created', 201, response_body, null::text[];
+  return query select 'created', 201, null::json, null::text[];
 end;
 $$;
 comment on function private.create_game_session is

@@ -3,6 +3,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { type ServedFunction, serveFunction } from '../../scripts/lib/deno-function.ts';
@@ -95,7 +96,7 @@ describe('v3 under Deno', () => {
   it('serves the JWKS providers verify launch tokens with', async () => {
     const response = await fetch(`${served.url}/v3/.well-known/jwks.json`);
     expect(response.status).toBe(200);
-    expect((await documented('getJwks', response)).keys[0]).toMatchObject({ kty: 'EC', alg: 'ES256' });
+    expect((await documented('getJwks', response)).keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA' });
   });
 
   it('reads a session back at its Location, and serves the OpenAPI document it was bundled with', async () => {
@@ -125,5 +126,43 @@ describe('v3 under Deno', () => {
     expect(rows).toBe(200);
     const [{ after }] = await sql`select count(*)::int as after from public.game_session where client_id = ${alice.account.id}`;
     expect(after).toBe(before + 200);
+  });
+});
+
+describe('v3 under Deno: the launch token settings', () => {
+  it('signs with ES256 when SESSION_TOKEN_ALG=ES256, verifiable with the JWKS it publishes', async () => {
+    const es256 = await serveFunction({
+      databaseUrl: inject('databaseUrl'), port: await freePort(), env: { DENO_DIR: denoDir, SESSION_TOKEN_ALG: 'ES256' },
+    });
+    try {
+      const jwks = await documented('getJwks', await fetch(`${es256.url}/v3/.well-known/jwks.json`));
+      expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
+      const response = await fetch(`${es256.url}/v3/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.key}` },
+        body: JSON.stringify(validBody),
+      });
+      const session = await documented('createSession', response);
+      const token = new URL(session.launch_url).searchParams.get('token')!;
+      const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), { audience: 'pragmatic-play', algorithms: ['ES256'] });
+      expect(payload).toMatchObject({ jti: session.id, sub: validBody.player_id });
+    } finally {
+      await es256.stop();
+    }
+  });
+
+  it('does not start when SESSION_TOKEN_PRIVATE_JWK does not match SESSION_TOKEN_ALG, and never prints the key', async () => {
+    const privateJwk = await exportJWK((await generateKeyPair('EdDSA', { extractable: true })).privateKey);
+    const started = serveFunction({
+      databaseUrl: inject('databaseUrl'),
+      port: await freePort(),
+      env: { DENO_DIR: denoDir, SESSION_TOKEN_ALG: 'ES256', SESSION_TOKEN_PRIVATE_JWK: JSON.stringify(privateJwk) },
+    });
+    const error = await started.then(async (served) => {
+      await served.stop();
+      throw new Error('the function started');
+    }, (refused: Error) => refused);
+    expect(error.message).toMatch(/deno exited .*SESSION_TOKEN_ALG is ES256 but the session token key is OKP Ed25519/s);
+    expect(error.message).not.toContain(privateJwk.d);
   });
 });

@@ -130,4 +130,21 @@ describe('Idempotency-Key', () => {
     expect(corrected.status).toBe(201);
     expect(corrected.headers.get('idempotent-replayed')).toBeNull();
   });
+
+  it('remembers nothing without an Idempotency-Key: no row, and the 201 is the one the handler built', async () => {
+    const before = await writesBy(sql, alice.account);
+    const response = await handle(sessionRequest(validBody, { key: alice.key }));
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ ...validBody, status: 'created', launch_url: expect.any(String) });
+    expect(await writesBy(sql, alice.account)).toEqual({ sessions: before.sessions + 1, idempotencyKeys: before.idempotencyKeys });
+  });
+
+  it('refuses, in the database, an Idempotency-Key without the fingerprint or the body a replay needs', async () => {
+    const [hash] = await sql<{ key_hash: string }[]>`select key_hash from public.api_key where id = ${alice.keyId}`;
+    const call = (fingerprint: string | null, body: object | null) => sql`
+      select * from private.create_game_session(${hash.key_hash}, ${randomUUID()}, ${fingerprint}, ${randomUUID()},
+        'p', 'pragmatic-play', 'vs20olympgate', 'EUR', now(), now() + interval '15 minutes', ${body as never}::json)`;
+    await expect(call(null, { id: 'x' })).rejects.toMatchObject({ code: '22004' });
+    await expect(call('0'.repeat(64), null)).rejects.toMatchObject({ code: '22004' });
+  });
 });

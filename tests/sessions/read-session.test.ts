@@ -52,7 +52,7 @@ describe('GET /v3/sessions/{id}', () => {
     const jwks = createLocalJWKSet(await (await handle(new Request('http://api.test/v3/.well-known/jwks.json'))).json());
     const token = new URL(session.launch_url).searchParams.get('token')!;
     const { payload } = await jwtVerify(token, jwks, {
-      issuer: ISSUER, audience: 'pragmatic-play', algorithms: ['ES256'], currentDate: now,
+      issuer: ISSUER, audience: 'pragmatic-play', algorithms: ['EdDSA'], currentDate: now,
     });
     expect(payload).toMatchObject({
       jti: created.id, sub: validBody.player_id, game_id: validBody.game_id, currency: 'EUR',

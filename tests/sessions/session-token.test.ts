@@ -1,47 +1,62 @@
-// The launch token: signed with ES256, verifiable by a provider from our JWKS alone, bound to the
-// provider (aud), the player (sub) and the session (jti), and dead when the launch window closes.
-import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWTVerifyGetKey } from 'jose';
+// The launch token: signed with EdDSA (Ed25519) by default or ES256 when configured, verifiable by a
+// provider from our JWKS alone, bound to the provider (aud), the player (sub) and the session (jti),
+// and dead when the launch window closes.
+import { calculateJwkThumbprint, createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
+import {
+  createSessionTokenSigner, type SessionTokenAlg, signerOptionsFromEnv,
+} from '../../supabase/functions/v3/session-token.ts';
 import { connect } from '../helpers/db.ts';
 import { ISSUER, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from './helpers.ts';
 
 const sql = connect();
 const createdAt = new Date('2026-11-21T10:00:00.000Z');
-let handle: (request: Request) => Promise<Response>;
-let alice: Operator;
-let jwks: JWTVerifyGetKey;
+const claims = {
+  sessionId: 's', playerId: 'p', provider: 'spribe', gameId: 'spribe:aviator', currency: 'USD',
+  issuedAt: new Date(), expiresAt: new Date(Date.now() + 60_000),
+};
 
-beforeAll(async () => {
-  ({ handle } = await sessionsHandler({ clock: () => createdAt, config: { sessionTtlSeconds: 300 } }));
-  alice = await newOperator(sql, 'alice');
-  const published = await handle(new Request('http://api.test/functions/v1/v3/.well-known/jwks.json'));
-  jwks = createLocalJWKSet(await published.json());
-});
+const algorithms = [
+  { alg: 'EdDSA', kty: 'OKP', crv: 'Ed25519', publicMembers: ['x'] },
+  { alg: 'ES256', kty: 'EC', crv: 'P-256', publicMembers: ['x', 'y'] },
+] as const;
 
-async function createSession() {
-  const response = await handle(sessionRequest(validBody, { key: alice.key }));
-  expect(response.status).toBe(201);
-  const session = await response.json();
-  return { session, token: new URL(session.launch_url).searchParams.get('token')! };
-}
+describe.each(algorithms)('launch token signed with $alg', ({ alg, kty, crv, publicMembers }) => {
+  let handle: (request: Request) => Promise<Response>;
+  let alice: Operator;
+  let jwks: JWTVerifyGetKey;
 
-describe('launch token', () => {
-  it('publishes only the public key, as a JWKS providers may cache', async () => {
+  beforeAll(async () => {
+    const signer = await createSessionTokenSigner({ alg, issuer: ISSUER });
+    ({ handle } = await sessionsHandler({ signer, clock: () => createdAt, config: { sessionTtlSeconds: 300 } }));
+    alice = await newOperator(sql, 'alice');
+    const published = await handle(new Request('http://api.test/functions/v1/v3/.well-known/jwks.json'));
+    jwks = createLocalJWKSet(await published.json());
+  });
+
+  async function createSession() {
+    const response = await handle(sessionRequest(validBody, { key: alice.key }));
+    expect(response.status).toBe(201);
+    const session = await response.json();
+    return { session, token: new URL(session.launch_url).searchParams.get('token')! };
+  }
+
+  it('publishes only the public key, with its alg and its RFC 7638 thumbprint as kid, as a JWKS providers may cache', async () => {
     const response = await handle(new Request('http://api.test/v3/.well-known/jwks.json'));
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toMatch(/max-age/);
     const { keys } = await response.json();
-    expect(keys).toEqual([expect.objectContaining({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: expect.any(String) })]);
-    expect(keys[0]).not.toHaveProperty('d');
+    expect(keys).toEqual([expect.objectContaining({ kty, crv, alg, use: 'sig', kid: expect.any(String) })]);
+    expect(Object.keys(keys[0]).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', ...publicMembers].sort());
+    expect(keys[0].kid).toBe(await calculateJwkThumbprint(keys[0]));
   });
 
   it('is verifiable with the JWKS and carries issuer, provider, player, session, game and currency', async () => {
     const { session, token } = await createSession();
     const { payload, protectedHeader } = await jwtVerify(token, jwks, {
-      issuer: ISSUER, audience: 'pragmatic-play', algorithms: ['ES256'], currentDate: createdAt,
+      issuer: ISSUER, audience: 'pragmatic-play', algorithms: [alg], currentDate: createdAt,
     });
-    expect(protectedHeader).toMatchObject({ alg: 'ES256', typ: 'JWT' });
+    expect(protectedHeader).toMatchObject({ alg, typ: 'JWT' });
     expect(payload).toEqual({
       iss: ISSUER, aud: 'pragmatic-play', sub: 'player-42', jti: session.id,
       game_id: validBody.game_id, currency: 'EUR',
@@ -73,27 +88,81 @@ describe('launch token', () => {
       .rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
   });
 
-  it('is signed with the configured key (SESSION_TOKEN_PRIVATE_JWK) and its kid when one is given', async () => {
-    const pair = await generateKeyPair('ES256', { extractable: true });
+  it('is signed with the configured key (SESSION_TOKEN_PRIVATE_JWK), its algorithm taken from the key, and its kid when one is given', async () => {
+    const pair = await generateKeyPair(alg, { extractable: true });
     const privateJwk = { ...(await exportJWK(pair.privateKey)), kid: '2026-11' };
     const signer = await createSessionTokenSigner({ privateJwk, issuer: ISSUER });
-    expect(signer.jwks.keys[0]).toMatchObject({ kid: '2026-11', x: privateJwk.x, y: privateJwk.y });
-    expect(signer.jwks.keys[0]).not.toHaveProperty('d');
-    const token = await signer.sign({
-      sessionId: 's', playerId: 'p', provider: 'spribe', gameId: 'spribe:aviator', currency: 'USD',
-      issuedAt: new Date(), expiresAt: new Date(Date.now() + 60_000),
-    });
-    const { payload } = await jwtVerify(token, pair.publicKey, { audience: 'spribe' });
+    expect(signer.alg).toBe(alg);
+    const publicJwk = await exportJWK(pair.publicKey);
+    expect(signer.jwks.keys).toEqual([{ ...publicJwk, kid: '2026-11', alg, use: 'sig' }]);
+    const token = await signer.sign(claims);
+    const { payload, protectedHeader } = await jwtVerify(token, pair.publicKey, { audience: 'spribe', algorithms: [alg] });
+    expect(protectedHeader).toMatchObject({ alg, kid: '2026-11' });
     expect(payload.sub).toBe('p');
   });
 
-  it('refuses a signing key that is not EC P-256', async () => {
-    const pair = await generateKeyPair('EdDSA', { extractable: true });
-    await expect(createSessionTokenSigner({ privateJwk: await exportJWK(pair.privateKey), issuer: ISSUER }))
-      .rejects.toThrow(/P-256/);
+  it('without a kid, names the configured key by its thumbprint', async () => {
+    const pair = await generateKeyPair(alg, { extractable: true });
+    const signer = await createSessionTokenSigner({ alg, privateJwk: await exportJWK(pair.privateKey), issuer: ISSUER });
+    expect(signer.jwks.keys[0].kid).toBe(await calculateJwkThumbprint(await exportJWK(pair.publicKey)));
+  });
+});
+
+describe('launch token settings', () => {
+  const envOf = (values: Record<string, string>) => (name: string) => values[name];
+
+  it('signs with EdDSA unless told otherwise, and with ES256 when SESSION_TOKEN_ALG says so', async () => {
+    expect((await createSessionTokenSigner(signerOptionsFromEnv(envOf({})))).alg).toBe('EdDSA');
+    const es256 = await createSessionTokenSigner(signerOptionsFromEnv(envOf({ SESSION_TOKEN_ALG: 'ES256' })));
+    expect(es256.jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
   });
 
-  it('answers 405 with Allow: GET to anything but GET on the JWKS', async () => {
+  it('reads the key and the issuer from the environment', async () => {
+    const pair = await generateKeyPair('ES256', { extractable: true });
+    const jwk = await exportJWK(pair.privateKey);
+    const options = signerOptionsFromEnv(envOf({ SESSION_TOKEN_PRIVATE_JWK: JSON.stringify(jwk), SESSION_TOKEN_ISSUER: 'cgs-eu' }));
+    expect(options).toEqual({ alg: undefined, privateJwk: jwk, issuer: 'cgs-eu' });
+    const signer = await createSessionTokenSigner(options);
+    const { payload } = await jwtVerify(await signer.sign(claims), pair.publicKey, { issuer: 'cgs-eu', audience: 'spribe' });
+    expect(payload.jti).toBe('s');
+  });
+
+  it('stops the start-up on an unknown algorithm or a key that is not a JSON object, without quoting the key', () => {
+    expect(() => signerOptionsFromEnv(envOf({ SESSION_TOKEN_ALG: 'HS256' }))).toThrow(/EdDSA or ES256/);
+    expect(() => signerOptionsFromEnv(envOf({ SESSION_TOKEN_ALG: 'eddsa' }))).toThrow(/EdDSA or ES256/);
+    for (const value of ['{"kty":"OKP","d":"secret-bits"', '"secret-bits"', 'null']) {
+      expect(() => signerOptionsFromEnv(envOf({ SESSION_TOKEN_PRIVATE_JWK: value })))
+        .toThrow(expect.objectContaining({ message: expect.not.stringContaining('secret-bits') }));
+    }
+  });
+
+  it.each([
+    ['ES256', 'EdDSA'],
+    ['EdDSA', 'ES256'],
+  ] as [SessionTokenAlg, SessionTokenAlg][])('refuses a %s key when SESSION_TOKEN_ALG is %s', async (keyAlg, alg) => {
+    const pair = await generateKeyPair(keyAlg, { extractable: true });
+    await expect(createSessionTokenSigner({ alg, privateJwk: await exportJWK(pair.privateKey), issuer: ISSUER }))
+      .rejects.toThrow(new RegExp(`SESSION_TOKEN_ALG is ${alg}`));
+  });
+
+  it('refuses a key that is neither Ed25519 nor P-256, and a public key', async () => {
+    for (const other of [await generateKeyPair('ES384', { extractable: true }), await generateKeyPair('ECDH-ES', { crv: 'X25519', extractable: true })]) {
+      await expect(createSessionTokenSigner({ privateJwk: await exportJWK(other.privateKey), issuer: ISSUER }))
+        .rejects.toThrow(/OKP Ed25519 or an EC P-256/);
+    }
+    const pair = await generateKeyPair('EdDSA', { extractable: true });
+    await expect(createSessionTokenSigner({ privateJwk: await exportJWK(pair.publicKey), issuer: ISSUER }))
+      .rejects.toThrow(/private JWK/);
+  });
+});
+
+describe('the JWKS endpoint', () => {
+  let handle: (request: Request) => Promise<Response>;
+  beforeAll(async () => {
+    ({ handle } = await sessionsHandler());
+  });
+
+  it('answers 405 with Allow: GET to anything but GET', async () => {
     const response = await handle(new Request('http://api.test/v3/.well-known/jwks.json', { method: 'POST' }));
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET');

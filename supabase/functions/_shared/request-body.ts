@@ -2,6 +2,9 @@
 // (Content-Length is a hint, not a promise), strict UTF-8.
 import { Problem } from './problem.ts';
 
+// Not streaming, so one decoder serves every request.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 function tooLarge(maxBytes: number): Problem {
   return new Problem('payload_too_large', `The request body must not exceed ${maxBytes} bytes.`);
 }
@@ -28,6 +31,7 @@ async function readAtMost(body: ReadableStream<Uint8Array> | null, maxBytes: num
     }
     chunks.push(value);
   }
+  if (chunks.length === 1) return chunks[0];
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
@@ -47,7 +51,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (Number(request.headers.get('content-length') ?? 0) > maxBytes) throw tooLarge(maxBytes);
   const bytes = await readAtMost(request.body, maxBytes);
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    return JSON.parse(utf8.decode(bytes));
   } catch {
     throw new Problem('malformed_json', 'The request body is not well-formed JSON.');
   }

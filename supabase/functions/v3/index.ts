@@ -1,7 +1,7 @@
 // Edge Function entry point: reads the environment, wires the handler, serves it.
 // Hosted: {SUPABASE_URL}/functions/v1/v3/...; locally `npm start` runs it under Deno.
 import { connectDatabase, databaseOptionsFromEnv } from '../_shared/database.ts';
-import { createSessionTokenSigner } from './session-token.ts';
+import { createSessionTokenSigner, signerOptionsFromEnv } from './session-token.ts';
 import { createSessionsHandler, defaultConfig } from './sessions.ts';
 
 const env = (name: string) => Deno.env.get(name) || undefined;
@@ -9,15 +9,15 @@ const env = (name: string) => Deno.env.get(name) || undefined;
 const databaseUrl = env('SUPABASE_DB_URL') ?? env('DATABASE_URL');
 if (!databaseUrl) throw new Error('SUPABASE_DB_URL (or DATABASE_URL) is not set');
 
-const privateJwk = env('SESSION_TOKEN_PRIVATE_JWK');
-if (!privateJwk) console.warn('SESSION_TOKEN_PRIVATE_JWK is not set: launch tokens are signed with a throwaway key');
+const signerOptions = signerOptionsFromEnv(env);
+const signer = await createSessionTokenSigner(signerOptions);
+if (!signerOptions.privateJwk) {
+  console.warn(`SESSION_TOKEN_PRIVATE_JWK is not set: launch tokens are signed (${signer.alg}) with a throwaway key`);
+}
 
 const handler = createSessionsHandler({
   sql: connectDatabase(databaseUrl, databaseOptionsFromEnv(env)),
-  signer: await createSessionTokenSigner({
-    privateJwk: privateJwk ? JSON.parse(privateJwk) : undefined,
-    issuer: env('SESSION_TOKEN_ISSUER') ?? 'cgs',
-  }),
+  signer,
   config: {
     launchBaseUrl: env('LAUNCH_BASE_URL') ?? defaultConfig.launchBaseUrl,
     sessionTtlSeconds: Number(env('SESSION_TTL_SECONDS') ?? defaultConfig.sessionTtlSeconds),

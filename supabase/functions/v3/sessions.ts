@@ -93,12 +93,15 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
       launch_url: await launchUrl(launch, requested, createdAt, expiresAt),
     };
 
-    // The session goes in as a json parameter (postgres.js serializes it), stored verbatim for replays.
+    // With an Idempotency-Key the session goes in as a json parameter (postgres.js serializes it),
+    // stored verbatim for replays; without one nothing will replay it, so neither it nor the
+    // request's fingerprint is computed or sent.
+    const replayable = idempotencyKey !== null;
     const [result] = await deps.sql<Outcome[]>`
       select * from private.create_game_session(
-        ${keyHash}, ${idempotencyKey}, ${await requestFingerprint(fields)}, ${id}, ${fields.player_id},
-        ${fields.provider}, ${fields.game}, ${fields.currency}, ${createdAt}, ${expiresAt},
-        ${session as never}::json)`;
+        ${keyHash}, ${idempotencyKey}, ${replayable ? await requestFingerprint(fields) : null}, ${id},
+        ${fields.player_id}, ${fields.provider}, ${fields.game}, ${fields.currency}, ${createdAt}, ${expiresAt},
+        ${replayable ? session as never : null}::json)`;
 
     const created = (body: GameSession, headers: Record<string, string> = {}) =>
       json(result.response_status!, body, { location: `${path}/${body.id}`, 'cache-control': 'no-store', ...headers });
