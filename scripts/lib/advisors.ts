@@ -1,8 +1,6 @@
 // Supabase's own database advisors (the real CLI from the `supabase` npm package), run against
 // any Postgres URL: `supabase db advisors --remote=<url> --type all`.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { paths } from './database.ts';
+import { supabaseCli } from './supabase-cli.ts';
 
 export interface Finding {
   name: string;
@@ -12,11 +10,8 @@ export interface Finding {
 }
 
 export async function runAdvisors(url: string): Promise<Finding[]> {
-  const { stdout } = await promisify(execFile)(
-    `${paths.root}node_modules/.bin/supabase`,
-    ['db', 'advisors', `--remote=${url}`, '--type', 'all', '--level', 'info', '--output-format', 'json', '--agent', 'no'],
-    // The embedded database speaks plain TCP on loopback; keep the CLI from asking for TLS.
-    { cwd: paths.root, env: { ...process.env, PGSSLMODE: process.env.PGSSLMODE ?? 'disable' }, maxBuffer: 16 << 20 },
+  const stdout = await supabaseCli(
+    ['db', 'advisors', `--remote=${url}`, '--type', 'all', '--level', 'info', '--output-format', 'json'],
   );
   // The CLI exits 0 even when it could not query the lints: no `results` array means it failed.
   const parsed = JSON.parse(stdout) as { results?: Finding[] };
