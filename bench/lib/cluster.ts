@@ -1,6 +1,6 @@
 // The benchmark's own Postgres: a throwaway embedded cluster (never DATABASE_URL, since the
 // sections load a million rows), with one freshly migrated database per section.
-import { prepareDatabase, recreateDatabase } from '../../scripts/lib/database.ts';
+import { freshMigratedDatabase } from '../../scripts/lib/database.ts';
 import { startThrowawayPostgres } from '../../scripts/lib/embedded-postgres.ts';
 
 export interface Cluster {
@@ -15,11 +15,7 @@ export async function startCluster(): Promise<Cluster> {
   const pg = await startThrowawayPostgres('bench');
   return {
     url: pg.url,
-    async database(name) {
-      const url = await recreateDatabase(pg.url, name);
-      await prepareDatabase(url);
-      return url;
-    },
+    database: (name) => freshMigratedDatabase(pg.url, name),
     stop: () => pg.stop(),
   };
 }

@@ -85,8 +85,8 @@ export function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
-/** Drops and recreates a database next to the one `adminUrl` points at. */
-export async function recreateDatabase(adminUrl: string, database: string): Promise<string> {
+/** Drops and recreates a database next to the one `adminUrl` points at, and migrates it. */
+export async function freshMigratedDatabase(adminUrl: string, database: string, options: PrepareOptions = {}): Promise<string> {
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
     await sql.unsafe(`drop database if exists "${database}" with (force)`);
@@ -94,5 +94,7 @@ export async function recreateDatabase(adminUrl: string, database: string): Prom
   } finally {
     await sql.end();
   }
-  return withDatabase(adminUrl, database);
+  const url = withDatabase(adminUrl, database);
+  await prepareDatabase(url, options);
+  return url;
 }

@@ -2,7 +2,7 @@
 // project created today (explicit grants only) and once with Supabase's older default grants
 // (everything in public granted to the API roles), where RLS alone must hold.
 import type { TestProject } from 'vitest/node';
-import { prepareDatabase, recreateDatabase } from '../../scripts/lib/database.ts';
+import { freshMigratedDatabase, prepareDatabase } from '../../scripts/lib/database.ts';
 import { startThrowawayPostgres } from '../../scripts/lib/embedded-postgres.ts';
 
 declare module 'vitest' {
@@ -21,11 +21,10 @@ export default async function setup(project: TestProject) {
     stop = pg.stop;
   }
   const database = new URL(url).pathname.slice(1) || 'postgres';
-  const [legacyUrl] = await Promise.all([
-    recreateDatabase(url, `${database}_legacy_grants`),
-    prepareDatabase(url),
-  ]);
-  await prepareDatabase(legacyUrl, { legacyDefaultGrants: true });
+  // One after the other: the emulated shape creates cluster-wide roles, which two databases
+  // migrating at once would both try to create.
+  await prepareDatabase(url);
+  const legacyUrl = await freshMigratedDatabase(url, `${database}_legacy_grants`, { legacyDefaultGrants: true });
   project.provide('databaseUrl', url);
   project.provide('legacyGrantsDatabaseUrl', legacyUrl);
   return stop;

@@ -2,7 +2,7 @@
 // each test file signs up its own clients and issues their keys.
 import postgres, { type Sql } from 'postgres';
 import { afterAll, inject } from 'vitest';
-import { prepareDatabase, recreateDatabase } from '../../scripts/lib/database.ts';
+import { freshMigratedDatabase } from '../../scripts/lib/database.ts';
 import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
 import { createSessionTokenSigner, type SessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { createSessionsHandler, type SessionsDependencies } from '../../supabase/functions/v3/sessions.ts';
@@ -71,8 +71,7 @@ export async function writesBy(sql: Sql, account: Account): Promise<{ sessions: 
  * other files rely on: `owner` acts as the database owner, `endpoint` is the handler's pool.
  */
 export async function isolatedDatabase(name: string): Promise<{ owner: Sql; endpoint: Sql }> {
-  const url = await recreateDatabase(inject('databaseUrl'), `cgs_sessions_${name}`);
-  await prepareDatabase(url);
+  const url = await freshMigratedDatabase(inject('databaseUrl'), `cgs_sessions_${name}`);
   const owner = postgres(url, { max: 2, onnotice: () => {} });
   const endpoint = connectDatabase(url, { max: 2 });
   afterAll(() => Promise.all([owner.end(), endpoint.end()]));
