@@ -190,8 +190,7 @@ function explainMisses(levels: { concurrency: number; endpoint: Measured; floor:
         `${Math.round((100 * sign.eddsaMs) / perRequest(worst.endpoint, 'deno'))}% of what Deno spends per request; the ` +
         `rest (about ${rest.toFixed(2)} ms at concurrency ${worst.concurrency}) is HTTP, JSON, the key's SHA-256 and ` +
         `postgres.js under Deno's Node compatibility layer. With SESSION_TOKEN_ALG=ES256 each signature would take ` +
-        `${sign.es256Ms.toFixed(2)} ms and hold the JS thread (100 signatures at once: ${sign.burstMs.toFixed(0)} ms, ` +
-        `${sign.ticksDuringBurst} ticks of a 1 ms timer meanwhile). Cores kept busy by processes outside the run ` +
+        `${sign.es256Ms.toFixed(2)} ms of the JS thread. Cores kept busy by processes outside the run ` +
         `("other") take from the same 2 cores as Deno, Postgres and the load generator.`,
     );
   }

@@ -4,11 +4,9 @@ import { promisify } from 'node:util';
 import { paths } from '../../scripts/lib/database.ts';
 
 export interface SignCost {
-  es256Ms: number;
+  /** Milliseconds per launch-token signature with the function's signer, each holding the JS thread. */
   eddsaMs: number;
-  /** 100 ES256 signatures started at once: wall time, and 1 ms timer ticks the JS thread ran meanwhile. */
-  burstMs: number;
-  ticksDuringBurst: number;
+  es256Ms: number;
 }
 
 export async function measureSignCost(): Promise<SignCost> {

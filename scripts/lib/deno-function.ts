@@ -1,6 +1,7 @@
 // Serving supabase/functions/v3 under real Deno (the `deno` npm package), offline: npm imports
 // resolve from this project's node_modules, never from a registry.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { paths } from './database.ts';
 
 export interface ServeOptions {
@@ -57,4 +58,18 @@ export async function serveFunction(options: ServeOptions): Promise<ServedFuncti
       await exited;
     },
   };
+}
+
+/**
+ * Type-checks the function under Deno (`deno check`), offline, with Node's types for its `node:`
+ * imports taken from this project's @types/node. Run from the project root without the function's
+ * deno.json: with it, Deno looks for @types/node only among the packages deno.json names. `postgres`
+ * then resolves through package.json to the same node_modules copy. Rejects with Deno's report.
+ */
+export async function checkFunction(env: Record<string, string> = {}): Promise<void> {
+  await promisify(execFile)(
+    `${paths.root}node_modules/.bin/deno`,
+    ['check', '--node-modules-dir=manual', 'supabase/functions/v3/index.ts'],
+    { cwd: paths.root, env: { ...process.env, ...env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' } },
+  );
 }

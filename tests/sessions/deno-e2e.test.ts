@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
-import { type ServedFunction, serveFunction } from '../../scripts/lib/deno-function.ts';
+import { checkFunction, type ServedFunction, serveFunction } from '../../scripts/lib/deno-function.ts';
 import { connect } from '../helpers/db.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { newOperator, type Operator, validBody } from './helpers.ts';
@@ -46,6 +46,10 @@ const post = (body: unknown, headers: Record<string, string> = {}) =>
   });
 
 describe('v3 under Deno', () => {
+  it('type-checks under Deno (deno check), offline', async () => {
+    await expect(checkFunction({ DENO_DIR: denoDir })).resolves.toBeUndefined();
+  });
+
   it('creates a session over HTTP: 201, Location under /functions/v1, a launch URL', async () => {
     const response = await post(validBody);
     expect(response.status).toBe(201);

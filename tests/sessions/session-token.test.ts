@@ -145,6 +145,19 @@ describe('launch token settings', () => {
       .rejects.toThrow(new RegExp(`SESSION_TOKEN_ALG is ${alg}`));
   });
 
+  it.each(['EdDSA', 'ES256'] as const)('refuses a %s key whose public members belong to another key, or whose "d" is not a key, without quoting it', async (alg) => {
+    const [pair, other] = [await generateKeyPair(alg, { extractable: true }), await generateKeyPair(alg, { extractable: true })];
+    const privateJwk = await exportJWK(pair.privateKey);
+    const { x, y } = await exportJWK(other.publicKey);
+    const mismatched = { ...privateJwk, x, ...(y ? { y } : {}) };
+    await expect(createSessionTokenSigner({ privateJwk: mismatched, issuer: ISSUER })).rejects.toThrow(/do not match its private key/);
+    const broken = { ...privateJwk, d: 'c2VjcmV0LWJpdHM' };
+    await expect(createSessionTokenSigner({ privateJwk: broken, issuer: ISSUER }))
+      .rejects.toThrow(expect.objectContaining({ message: expect.stringMatching(/not a valid private JWK|do not match its private key/) }));
+    await expect(createSessionTokenSigner({ privateJwk: broken, issuer: ISSUER }))
+      .rejects.toThrow(expect.objectContaining({ message: expect.not.stringContaining('c2VjcmV0LWJpdHM') }));
+  });
+
   it('refuses a key that is neither Ed25519 nor P-256, and a public key', async () => {
     for (const other of [await generateKeyPair('ES384', { extractable: true }), await generateKeyPair('ECDH-ES', { crv: 'X25519', extractable: true })]) {
       await expect(createSessionTokenSigner({ privateJwk: await exportJWK(other.privateKey), issuer: ISSUER }))

@@ -14,7 +14,7 @@ const KEY_FORMAT = /^cgs_live_[A-Za-z0-9_-]{43}$/;
 const CHALLENGE = 'Bearer realm="cgs"';
 
 /** The hash of the presented key; 401 when there is none or it cannot be one of ours. */
-export function apiKeyHash(headers: Headers): Promise<string> {
+export function apiKeyHash(headers: Headers): string {
   const match = /^Bearer +(\S+) *$/i.exec(headers.get('authorization') ?? '');
   if (!match) {
     throw new Problem('missing_api_key', 'Send your API key as `Authorization: Bearer <key>`.', {

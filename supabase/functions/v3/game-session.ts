@@ -33,13 +33,13 @@ export interface LaunchOptions {
 }
 
 /** The launch URL for a session, its token signed now and dying with the launch window. */
-export async function launchUrl(
+export function launchUrl(
   { signer, launchBaseUrl }: LaunchOptions,
   session: Pick<GameSession, 'id' | 'player_id' | 'game_id' | 'currency'>,
   issuedAt: Date,
   expiresAt: Date,
-): Promise<string> {
-  const token = await signer.sign({
+): string {
+  const token = signer.sign({
     sessionId: session.id, playerId: session.player_id, provider: session.game_id.split(':')[0],
     gameId: session.game_id, currency: session.currency, issuedAt, expiresAt,
   });
@@ -49,7 +49,7 @@ export async function launchUrl(
 }
 
 /** A stored session as of `now`: a fresh launch URL while it can be launched, `expired` after. */
-export async function presentSession(row: GameSessionRow, now: Date, launch: LaunchOptions): Promise<GameSession> {
+export function presentSession(row: GameSessionRow, now: Date, launch: LaunchOptions): GameSession {
   const session: GameSession = {
     id: row.id,
     player_id: row.player_id,
@@ -61,7 +61,7 @@ export async function presentSession(row: GameSessionRow, now: Date, launch: Lau
   };
   if (row.status !== 'created') return session;
   if (now >= row.expires_at) return { ...session, status: 'expired' };
-  return { ...session, launch_url: await launchUrl(launch, session, now, row.expires_at) };
+  return { ...session, launch_url: launchUrl(launch, session, now, row.expires_at) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -4,13 +4,13 @@ import document from './openapi.json' with { type: 'json' };
 import { sha256Hex } from '../_shared/sha256.ts';
 
 const body = JSON.stringify(document);
-const etag = sha256Hex(body).then((hash) => `"${hash.slice(0, 32)}"`);
+const etag = `"${sha256Hex(body).slice(0, 32)}"`;
 
-export async function serveOpenApi(request: Request): Promise<Response> {
+export function serveOpenApi(request: Request): Response {
   const headers = {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'public, max-age=300',
-    etag: await etag,
+    etag,
   };
   const match = request.headers.get('if-none-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
   if (match?.includes(headers.etag) || match?.includes('*')) return new Response(null, { status: 304, headers });

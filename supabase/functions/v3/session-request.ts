@@ -68,7 +68,7 @@ function invalid(errors: FieldError[]): Problem {
 }
 
 /** Identifies a request's meaning, so a retry can be told apart from a different request. */
-export function requestFingerprint(request: SessionRequest): Promise<string> {
+export function requestFingerprint(request: SessionRequest): string {
   const { player_id, game_id, currency } = request;
   return sha256Hex(JSON.stringify({ player_id, game_id, currency }));
 }

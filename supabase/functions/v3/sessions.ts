@@ -75,7 +75,7 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
   const launch = { signer: deps.signer, launchBaseUrl: config.launchBaseUrl };
 
   async function createSession(request: Request, path: string): Promise<Response> {
-    const keyHash = await apiKeyHash(request.headers);
+    const keyHash = apiKeyHash(request.headers);
     const { idempotencyKey, fields } = await authenticatedRejection(deps.sql, keyHash, async () => ({
       idempotencyKey: readIdempotencyKey(request.headers),
       fields: parseSessionRequest(await readJsonBody(request, config.maxBodyBytes)),
@@ -90,7 +90,7 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
       status: 'created',
       created_at: createdAt.toISOString(),
       expires_at: expiresAt.toISOString(),
-      launch_url: await launchUrl(launch, requested, createdAt, expiresAt),
+      launch_url: launchUrl(launch, requested, createdAt, expiresAt),
     };
 
     // With an Idempotency-Key the session goes in as a json parameter (postgres.js serializes it),
@@ -99,7 +99,7 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
     const replayable = idempotencyKey !== null;
     const [result] = await deps.sql<Outcome[]>`
       select * from private.create_game_session(
-        ${keyHash}, ${idempotencyKey}, ${replayable ? await requestFingerprint(fields) : null}, ${id},
+        ${keyHash}, ${idempotencyKey}, ${replayable ? requestFingerprint(fields) : null}, ${id},
         ${fields.player_id}, ${fields.provider}, ${fields.game}, ${fields.currency}, ${createdAt}, ${expiresAt},
         ${replayable ? session as never : null}::json)`;
 
@@ -126,14 +126,14 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
   }
 
   async function readSession(request: Request, segment: string): Promise<Response> {
-    const keyHash = await apiKeyHash(request.headers);
+    const keyHash = apiKeyHash(request.headers);
     const id = await authenticatedRejection(deps.sql, keyHash, () => parseSessionId(segment));
     const [row] = await deps.sql<(GameSessionRow & { outcome: 'found' | 'not_found' | 'unauthorized' })[]>`
       select * from private.read_game_session(${keyHash}, ${id})`;
     if (row.outcome === 'unauthorized') throw invalidApiKey();
     // Another client's session is as absent as one that never existed.
     if (row.outcome === 'not_found') throw new Problem('not_found', 'No session with this id.');
-    return json(200, await presentSession(row, clock(), launch), { 'cache-control': 'no-store' });
+    return json(200, presentSession(row, clock(), launch), { 'cache-control': 'no-store' });
   }
 
   function route(request: Request): Response | Promise<Response> {
