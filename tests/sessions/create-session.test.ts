@@ -55,6 +55,29 @@ describe('201 Created', () => {
     expect(row.expires_at.toISOString()).toBe(session.expires_at);
   });
 
+  it('puts the token into the configured launch URL, keeping its own query and fragment', async () => {
+    const base = 'https://games.example/start?lang=de&token=stale#play';
+    const { handle: custom } = await sessionsHandler({ config: { launchBaseUrl: base } });
+    const session = await (await custom(sessionRequest(validBody, { key: alice.key }))).json();
+    const url = new URL(session.launch_url);
+    expect(`${url.origin}${url.pathname}`).toBe('https://games.example/start');
+    expect(url.hash).toBe('#play');
+    expect(url.searchParams.get('lang')).toBe('de');
+    expect(url.searchParams.getAll('token')).toEqual([expect.stringMatching(/^ey[\w-]+\.[\w-]+\.[\w-]+$/)]);
+  });
+
+  it('refuses an invalid launch base URL when the handler is created, not on every request', async () => {
+    await expect(sessionsHandler({ config: { launchBaseUrl: 'play.example/launch' } })).rejects.toThrow(TypeError);
+  });
+
+  it('routes on the path alone: a query string is ignored, a trailing slash allowed, anything longer is 404', async () => {
+    for (const url of [`${SESSIONS_URL}?utm=x`, `${SESSIONS_URL}/`]) {
+      expect((await handle(sessionRequest({ ...validBody, player_id: `p-${url.length}` }, { key: alice.key, url }))).status).toBe(201);
+    }
+    await rejected(sessionRequest(validBody, { key: alice.key, url: `${SESSIONS_URL}/x/y` }), 404);
+    await rejected(sessionRequest(validBody, { key: alice.key, url: 'http://api.test/v3/sessionsx' }), 404);
+  });
+
   it('answers on the hosted path /functions/v1/v3/sessions too, with Location under it', async () => {
     const response = await handle(sessionRequest(validBody, { key: alice.key, url: 'http://api.test/functions/v1/v3/sessions' }));
     expect(response.status).toBe(201);

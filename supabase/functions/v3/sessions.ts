@@ -4,7 +4,9 @@ import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../_shared/ap
 import { isDatabaseUnavailable, loggableError, type Sql } from '../_shared/database.ts';
 import { type FieldError, pointerTo, Problem } from '../_shared/problem.ts';
 import { readJsonBody } from '../_shared/request-body.ts';
-import { type GameSession, type GameSessionRow, launchUrl, parseSessionId, presentSession } from './game-session.ts';
+import {
+  type GameSession, type GameSessionRow, launchUrl, parseSessionId, presentSession, withLaunchToken,
+} from './game-session.ts';
 import { serveOpenApi } from './openapi.ts';
 import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from './session-request.ts';
 import type { SessionTokenSigner } from './session-token.ts';
@@ -72,7 +74,7 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
   const log = deps.logError ?? ((message, error) => console.error(message, error));
   const logError = (message: string, error: unknown) => log(message, loggableError(error));
 
-  const launch = { signer: deps.signer, launchBaseUrl: config.launchBaseUrl };
+  const launch = { signer: deps.signer, withToken: withLaunchToken(config.launchBaseUrl) };
 
   async function createSession(request: Request, path: string): Promise<Response> {
     const keyHash = apiKeyHash(request.headers);
