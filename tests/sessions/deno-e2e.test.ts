@@ -155,6 +155,30 @@ describe('v3 under Deno: the launch token settings', () => {
     }
   });
 
+  it.each(['EdDSA', 'ES256'] as const)('signs with a configured %s key (SESSION_TOKEN_PRIVATE_JWK) and publishes its public half', async (alg) => {
+    const pair = await generateKeyPair(alg, { extractable: true });
+    const privateJwk = { ...(await exportJWK(pair.privateKey)), kid: 'deno-2026' };
+    const configured = await serveFunction({
+      databaseUrl: inject('databaseUrl'), port: await freePort(),
+      env: { DENO_DIR: denoDir, SESSION_TOKEN_PRIVATE_JWK: JSON.stringify(privateJwk) },
+    });
+    try {
+      const jwks = await documented('getJwks', await fetch(`${configured.url}/v3/.well-known/jwks.json`));
+      expect(jwks.keys).toEqual([{ ...(await exportJWK(pair.publicKey)), kid: 'deno-2026', alg, use: 'sig' }]);
+      const response = await fetch(`${configured.url}/v3/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.key}` },
+        body: JSON.stringify(validBody),
+      });
+      const session = await documented('createSession', response);
+      const token = new URL(session.launch_url).searchParams.get('token')!;
+      const { protectedHeader } = await jwtVerify(token, pair.publicKey, { audience: 'pragmatic-play', algorithms: [alg] });
+      expect(protectedHeader.kid).toBe('deno-2026');
+    } finally {
+      await configured.stop();
+    }
+  });
+
   it('does not start when SESSION_TOKEN_PRIVATE_JWK does not match SESSION_TOKEN_ALG, and never prints the key', async () => {
     const privateJwk = await exportJWK((await generateKeyPair('EdDSA', { extractable: true })).privateKey);
     const started = serveFunction({
