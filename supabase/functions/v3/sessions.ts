@@ -1,5 +1,6 @@
 // The v3 operator API as a fetch-style handler over injected dependencies: the same code runs
 // under Deno.serve (index.ts) and in vitest against a real database.
+import { setImmediate } from 'node:timers';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../_shared/api-key.ts';
 import { isDatabaseUnavailable, loggableError, type Sql } from '../_shared/database.ts';
 import { type FieldError, pointerTo, Problem } from '../_shared/problem.ts';
@@ -64,6 +65,15 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   });
 }
 
+/**
+ * Resolves after postgres.js has written the statements queued so far: it writes from a
+ * setImmediate callback, and those run in the order they were set. A statement still waiting for a
+ * free connection leaves later, which only means less of the signing overlaps with it.
+ */
+function statementSent(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function methodNotAllowed(allow: string): Problem {
   return new Problem('method_not_allowed', `Use ${allow}.`, { headers: { allow } });
 }
@@ -87,23 +97,37 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
     const createdAt = clock();
     const expiresAt = new Date(createdAt.getTime() + config.sessionTtlSeconds * 1000);
     const requested = { id, player_id: fields.player_id, game_id: fields.game_id, currency: fields.currency };
-    const session: GameSession = {
+    const present = (): GameSession => ({
       ...requested,
       status: 'created',
       created_at: createdAt.toISOString(),
       expires_at: expiresAt.toISOString(),
       launch_url: launchUrl(launch, requested, createdAt, expiresAt),
-    };
+    });
+    const call = (replay: { fingerprint: string; session: GameSession } | null) =>
+      deps.sql<Outcome[]>`
+        select * from private.create_game_session(
+          ${keyHash}, ${idempotencyKey}, ${replay?.fingerprint ?? null}, ${id},
+          ${fields.player_id}, ${fields.provider}, ${fields.game}, ${fields.currency}, ${createdAt}, ${expiresAt},
+          ${(replay?.session ?? null) as never}::json)`;
 
-    // With an Idempotency-Key the session goes in as a json parameter (postgres.js serializes it),
-    // stored verbatim for replays; without one nothing will replay it, so neither it nor the
-    // request's fingerprint is computed or sent.
-    const replayable = idempotencyKey !== null;
-    const [result] = await deps.sql<Outcome[]>`
-      select * from private.create_game_session(
-        ${keyHash}, ${idempotencyKey}, ${replayable ? requestFingerprint(fields) : null}, ${id},
-        ${fields.player_id}, ${fields.provider}, ${fields.game}, ${fields.currency}, ${createdAt}, ${expiresAt},
-        ${replayable ? session as never : null}::json)`;
+    // With an Idempotency-Key the session goes in with the call (a json parameter, stored verbatim
+    // for replays), so it is built and its launch token signed first. Without one nothing will
+    // replay it: the call leaves first and the token is signed while the database works, which
+    // takes the signature off the request's latency.
+    let session: GameSession;
+    let pending: Promise<Outcome[]>;
+    if (idempotencyKey !== null) {
+      session = present();
+      pending = call({ fingerprint: requestFingerprint(fields), session });
+    } else {
+      pending = call(null);
+      // Handled from here on: a failure that arrives while the token is signed is not "unhandled".
+      pending.catch(() => {});
+      await statementSent();
+      session = present();
+    }
+    const [result] = await pending;
 
     const created = (body: GameSession, headers: Record<string, string> = {}) =>
       json(result.response_status!, body, { location: `${path}/${body.id}`, 'cache-control': 'no-store', ...headers });
