@@ -15,10 +15,14 @@ function claimsOf({ role, id }: Caller): Record<string, string> {
   return id && role === 'authenticated' ? { sub: id, role, aud: 'authenticated' } : { role };
 }
 
-async function inRequest<T>(sql: Sql, caller: Caller, fn: (tx: TransactionSql) => Promise<T>): Promise<T> {
+/** Settings the transaction sets locally besides the role and claims (e.g. max_parallel_workers_per_gather). */
+export type Settings = Record<string, string>;
+
+async function inRequest<T>(sql: Sql, caller: Caller, fn: (tx: TransactionSql) => Promise<T>, settings: Settings = {}): Promise<T> {
   return sql.begin(async (tx) => {
     await tx`select set_config('role', ${caller.role}, true),
                     set_config('request.jwt.claims', ${JSON.stringify(claimsOf(caller))}, true)`;
+    for (const [name, value] of Object.entries(settings)) await tx`select set_config(${name}, ${value}, true)`;
     return fn(tx);
   }) as Promise<T>;
 }
@@ -28,12 +32,12 @@ async function inRequest<T>(sql: Sql, caller: Caller, fn: (tx: TransactionSql) =
  * client sees it (one round trip; prepared, as PostgREST prepares its statements). The
  * transaction's set-up and commit are the same on both sides and left out of the figure.
  */
-export function timedStatement(sql: Sql, caller: Caller, statement: string, params: string[]): Promise<number> {
+export function timedStatement(sql: Sql, caller: Caller, statement: string, params: string[], settings?: Settings): Promise<number> {
   return inRequest(sql, caller, async (tx) => {
     const start = process.hrtime.bigint();
     await tx.unsafe(statement, params, { prepare: true });
     return Number(process.hrtime.bigint() - start) / 1e6;
-  });
+  }, settings);
 }
 
 export interface PostgrestGet {
