@@ -14,6 +14,8 @@ export interface LoadResult {
   seconds: number;
   p50: number;
   p99: number;
+  /** Every answer's latency, sorted (ms): what lets runs be combined. */
+  latencies: Float64Array;
 }
 
 /** Collects answers during a run and sums them up; `latency` is in milliseconds. */
@@ -46,8 +48,24 @@ export class LoadRecorder {
       seconds: Number(this.last - this.started) / 1e9,
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
+      latencies: sorted,
     };
   }
+}
+
+/** Several runs as one: counts and durations added, percentiles over all their answers. */
+export function combine(results: LoadResult[]): LoadResult {
+  const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
+  const latencies = Float64Array.from(results.flatMap((r) => Array.from(r.latencies))).sort();
+  return {
+    ok: sum((r) => r.ok),
+    errors: sum((r) => r.errors),
+    serverErrors: sum((r) => r.serverErrors),
+    seconds: sum((r) => r.seconds),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    latencies,
+  };
 }
 
 /** Throughput of a run: successful requests per second. */
