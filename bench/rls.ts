@@ -112,7 +112,10 @@ export async function measureQueries(
         // A parallel plan on the bypassed side only: also time that side on one core, to tell the
         // policy's own cost from the parallelism it rules out.
         const serial = workers(bypassPlan) > workers(custom)
-          ? await serialMedian(() => timedStatement(bypassed, service(0), query.byHand, paramsFor(query.byHand, service(0).id), ONE_CORE))
+          ? await oneCore(
+            () => timedStatement(underRls, callers[0], query.underRls, paramsFor(query.underRls, callers[0].id)),
+            () => timedStatement(bypassed, service(0), query.byHand, paramsFor(query.byHand, service(0).id), ONE_CORE),
+          )
           : undefined;
         misses.push(missExplained(query.name, t, custom, bypassPlan, customPlan.summary, serial));
       }
@@ -149,24 +152,40 @@ interface Timings {
 const ONE_CORE = { max_parallel_workers_per_gather: '0' };
 const workers = (plan: unknown) => Number(/"Workers Planned":\s*(\d+)/.exec(JSON.stringify(plan))?.[1] ?? 0);
 
-/** Median of a few runs: an explanation's figure, not a judged one. */
-async function serialMedian(run: () => Promise<number>, n = 9): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) times.push(await run());
-  return times.sort((a, b) => a - b)[n >> 1];
+interface OneCore {
+  /** The bypassed statement's median time with parallel workers off. */
+  bypassedMs: number;
+  /** Median over the rounds of RLS / bypassed, both on one core, timed side by side. */
+  ratio: number;
 }
 
-function missExplained(name: string, t: Timings, rlsPlan: unknown, bypassPlan: unknown, planSummary: string, serialBypassed?: number): string {
+/** An explanation's figures, not judged ones: a few rounds, the two sides alternating. */
+async function oneCore(underRls: () => Promise<number>, bypassed: () => Promise<number>, rounds = 9): Promise<OneCore> {
+  const times: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    // Taking turns at going first.
+    const [rls, alone] = i % 2
+      ? [await underRls(), await bypassed()]
+      : await bypassed().then(async (first) => [await underRls(), first]);
+    times.push(alone);
+    ratios.push(rls / alone);
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1];
+  return { bypassedMs: median(times), ratio: median(ratios) };
+}
+
+function missExplained(name: string, t: Timings, rlsPlan: unknown, bypassPlan: unknown, planSummary: string, serial?: OneCore): string {
   const head = `"${name}": ${times(t.rlsRequest / t.bypassedRequest)} at the request level ` +
     `(${ms(t.rlsRequest)} ms against ${ms(t.bypassedRequest)} ms).`;
   if (workers(bypassPlan) > workers(rlsPlan)) {
-    const serial = serialBypassed === undefined ? '' :
+    const oneCoreNote = serial === undefined ? '' :
       ` With parallel workers off on the bypassed side too (max_parallel_workers_per_gather = 0) the bypassed ` +
-      `statement takes ${ms(serialBypassed)} ms: the one-process scan under RLS costs ${times(t.rlsStatement / serialBypassed)} ` +
-      `that, and the rest of the gap is the second core.`;
+      `statement takes ${ms(serial.bypassedMs)} ms, and the one-process scan under RLS costs ${times(serial.ratio)} ` +
+      `that (median of 9 rounds, the two side by side); the rest of the gap is the second core.`;
     return `${head} Bypassed, Postgres runs it as a parallel plan (${workers(bypassPlan)} workers); under RLS it ` +
       `cannot, because the policy calls Supabase's auth.uid(), which is not marked parallel safe, so the whole ` +
-      `scan runs in one process on this ${os.availableParallelism()}-core machine.${serial} On one core the policy ` +
+      `scan runs in one process on this ${os.availableParallelism()}-core machine.${oneCoreNote} On one core the policy ` +
       'still costs something per row: the helpers are InitPlans, evaluated once (plan column), but each row\'s ' +
       'client_id is read and compared before the staff arm is reached. That order is deliberate: a client\'s own ' +
       'rows pass the first arm, so is_staff() never runs for them, and client reads are the common request. ' +
