@@ -97,17 +97,16 @@ function algOfKey(jwk: JWK): SessionTokenAlg {
   return alg;
 }
 
-/** The public half of a JWK: exactly the members RFC 7638 thumbprints, nothing private. */
-function publicPart({ kty, crv, x, y }: JWK): JWK {
-  return kty === 'EC' ? { kty, crv, x, y } : { kty, crv, x };
+/**
+ * The public half of a JWK: exactly the members RFC 7638 thumbprints, nothing private, in the
+ * lexicographic order the thumbprint hashes them in.
+ */
+function publicPart({ crv, kty, x, y }: JWK): JWK {
+  return kty === 'EC' ? { crv, kty, x, y } : { crv, kty, x };
 }
 
-/** RFC 7638: SHA-256 of the required public members in lexicographic order, base64url. */
-function thumbprint(jwk: JWK): string {
-  const { crv, kty, x, y } = jwk;
-  const members = kty === 'EC' ? { crv, kty, x, y } : { crv, kty, x };
-  return createHash('sha256').update(JSON.stringify(members)).digest('base64url');
-}
+/** The RFC 7638 thumbprint: SHA-256 of the public members' JSON, base64url. */
+const thumbprint = (jwk: JWK) => createHash('sha256').update(JSON.stringify(publicPart(jwk))).digest('base64url');
 
 /** Whether a signature made with the private key verifies with these public members. */
 function publicHalfVerifies(publicJwk: JWK, digest: string | null, signOptions: Parameters<typeof sign>[2]): boolean {
