@@ -38,8 +38,8 @@ async function documented(operationId: OperationId, response: Response) {
   return body;
 }
 
-const post = (body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${served.url}/v3/sessions`, {
+const post = (body: unknown, headers: Record<string, string> = {}, base = served.url) =>
+  fetch(`${base}/v3/sessions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.key}`, ...headers },
     body: JSON.stringify(body),
@@ -134,49 +134,32 @@ describe('v3 under Deno', () => {
 });
 
 describe('v3 under Deno: the launch token settings', () => {
-  it('signs with ES256 when SESSION_TOKEN_ALG=ES256, verifiable with the JWKS it publishes', async () => {
-    const es256 = await serveFunction({
-      databaseUrl: inject('databaseUrl'), port: await freePort(), env: { DENO_DIR: denoDir, SESSION_TOKEN_ALG: 'ES256' },
-    });
+  /** Serves the function with `env` for one session: its published JWKS, the session and its token. */
+  async function signedBy(env: Record<string, string>) {
+    const configured = await serveFunction({ databaseUrl: inject('databaseUrl'), port: await freePort(), env: { DENO_DIR: denoDir, ...env } });
     try {
-      const jwks = await documented('getJwks', await fetch(`${es256.url}/v3/.well-known/jwks.json`));
-      expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
-      const response = await fetch(`${es256.url}/v3/sessions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.key}` },
-        body: JSON.stringify(validBody),
-      });
-      const session = await documented('createSession', response);
-      const token = new URL(session.launch_url).searchParams.get('token')!;
-      const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), { audience: 'pragmatic-play', algorithms: ['ES256'] });
-      expect(payload).toMatchObject({ jti: session.id, sub: validBody.player_id });
+      const jwks = await documented('getJwks', await fetch(`${configured.url}/v3/.well-known/jwks.json`));
+      const session = await documented('createSession', await post(validBody, {}, configured.url));
+      return { jwks, session, token: new URL(session.launch_url).searchParams.get('token')! };
     } finally {
-      await es256.stop();
+      await configured.stop();
     }
+  }
+
+  it('signs with ES256 when SESSION_TOKEN_ALG=ES256, verifiable with the JWKS it publishes', async () => {
+    const { jwks, session, token } = await signedBy({ SESSION_TOKEN_ALG: 'ES256' });
+    expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
+    const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), { audience: 'pragmatic-play', algorithms: ['ES256'] });
+    expect(payload).toMatchObject({ jti: session.id, sub: validBody.player_id });
   });
 
   it.each(['EdDSA', 'ES256'] as const)('signs with a configured %s key (SESSION_TOKEN_PRIVATE_JWK) and publishes its public half', async (alg) => {
     const pair = await generateKeyPair(alg, { extractable: true });
     const privateJwk = { ...(await exportJWK(pair.privateKey)), kid: 'deno-2026' };
-    const configured = await serveFunction({
-      databaseUrl: inject('databaseUrl'), port: await freePort(),
-      env: { DENO_DIR: denoDir, SESSION_TOKEN_PRIVATE_JWK: JSON.stringify(privateJwk) },
-    });
-    try {
-      const jwks = await documented('getJwks', await fetch(`${configured.url}/v3/.well-known/jwks.json`));
-      expect(jwks.keys).toEqual([{ ...(await exportJWK(pair.publicKey)), kid: 'deno-2026', alg, use: 'sig' }]);
-      const response = await fetch(`${configured.url}/v3/sessions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.key}` },
-        body: JSON.stringify(validBody),
-      });
-      const session = await documented('createSession', response);
-      const token = new URL(session.launch_url).searchParams.get('token')!;
-      const { protectedHeader } = await jwtVerify(token, pair.publicKey, { audience: 'pragmatic-play', algorithms: [alg] });
-      expect(protectedHeader.kid).toBe('deno-2026');
-    } finally {
-      await configured.stop();
-    }
+    const { jwks, token } = await signedBy({ SESSION_TOKEN_PRIVATE_JWK: JSON.stringify(privateJwk) });
+    expect(jwks.keys).toEqual([{ ...(await exportJWK(pair.publicKey)), kid: 'deno-2026', alg, use: 'sig' }]);
+    const { protectedHeader } = await jwtVerify(token, pair.publicKey, { audience: 'pragmatic-play', algorithms: [alg] });
+    expect(protectedHeader.kid).toBe('deno-2026');
   });
 
   it('does not start when SESSION_TOKEN_PRIVATE_JWK does not match SESSION_TOKEN_ALG, and never prints the key', async () => {
