@@ -2,7 +2,7 @@
 // with the machine they ran on, to bench/results.md. Exits non-zero when a target is missed.
 import { writeFile } from 'node:fs/promises';
 import { startCluster } from './lib/cluster.ts';
-import { describeMachine, speedCheck } from './lib/machine.ts';
+import { describeMachine } from './lib/machine.ts';
 import type { Section, SectionReport } from './lib/section.ts';
 import { toMarkdown, toText } from './lib/table.ts';
 import { rlsOverhead } from './rls.ts';
@@ -13,7 +13,6 @@ const only = process.argv.slice(2);
 const sections: Section[] = [rlsOverhead, sessionsEndpoint].filter((s) => !only.length || only.includes(s.name));
 
 const started = Date.now();
-const speedAtStart = speedCheck();
 const cluster = await startCluster();
 const reports: SectionReport[] = [];
 let machine: string[];
@@ -24,8 +23,6 @@ try {
   await cluster.stop();
 }
 const minutes = `${((Date.now() - started) / 60_000).toFixed(1)} min`;
-machine.push(`Speed check (100,000 SHA-256 in Node, one core; lower is faster): ${speedAtStart.toFixed(0)} ms at the ` +
-  `start, ${speedCheck().toFixed(0)} ms at the end`);
 
 for (const r of reports) console.log(['', `## ${r.title}`, ...r.intro, '', toText(r.table), '', ...r.notes].join('\n'));
 console.log(['', ...machine, `Total bench time: ${minutes}`].join('\n'));
