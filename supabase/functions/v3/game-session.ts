@@ -49,7 +49,7 @@ export function withLaunchToken(launchBaseUrl: string): (token: string) => strin
 }
 
 /** The launch URL for a session, its token signed now and dying with the launch window. */
-export function launchUrl(
+function launchUrl(
   { signer, withToken }: LaunchOptions,
   session: Pick<GameSession, 'id' | 'player_id' | 'game_id' | 'currency'>,
   issuedAt: Date,

@@ -5,9 +5,7 @@ import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../_shared/ap
 import { isDatabaseUnavailable, loggableError, type Sql } from '../_shared/database.ts';
 import { type FieldError, pointerTo, Problem } from '../_shared/problem.ts';
 import { readJsonBody } from '../_shared/request-body.ts';
-import {
-  type GameSession, type GameSessionRow, launchUrl, parseSessionId, presentSession, withLaunchToken,
-} from './game-session.ts';
+import { type GameSession, type GameSessionRow, parseSessionId, presentSession, withLaunchToken } from './game-session.ts';
 import { serveOpenApi } from './openapi.ts';
 import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from './session-request.ts';
 import type { SessionTokenSigner } from './session-token.ts';
@@ -97,13 +95,7 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
     const createdAt = clock();
     const expiresAt = new Date(createdAt.getTime() + config.sessionTtlSeconds * 1000);
     const requested = { id, player_id: fields.player_id, game_id: fields.game_id, currency: fields.currency };
-    const present = (): GameSession => ({
-      ...requested,
-      status: 'created',
-      created_at: createdAt.toISOString(),
-      expires_at: expiresAt.toISOString(),
-      launch_url: launchUrl(launch, requested, createdAt, expiresAt),
-    });
+    const present = () => presentSession({ ...requested, status: 'created', created_at: createdAt, expires_at: expiresAt }, createdAt, launch);
     const call = (replay: { fingerprint: string; session: GameSession } | null) =>
       deps.sql<Outcome[]>`
         select * from private.create_game_session(
