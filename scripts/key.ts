@@ -2,9 +2,9 @@
 // npm run key -- revoke <id, key prefix or the key itself>          the key stops working at once
 // npm run key -- list [--client <email or id>]
 // Works on DATABASE_URL or the embedded default, as the database owner (the service's operators).
-import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import postgres, { type Sql } from 'postgres';
+import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
 import { openTarget } from './lib/target.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -23,7 +23,7 @@ async function clientId(sql: Sql, client: string | undefined): Promise<string> {
 async function keyId(sql: Sql, reference: string | undefined): Promise<string> {
   if (!reference) throw new UsageError(USAGE);
   if (UUID.test(reference)) return reference;
-  const hash = createHash('sha256').update(reference).digest('hex');
+  const hash = sha256Hex(reference);
   const keys = await sql<{ id: string; key_prefix: string; label: string }[]>`
     select id, key_prefix, label from public.api_key where key_prefix = ${reference} or key_hash = ${hash}`;
   if (keys.length === 1) return keys[0].id;

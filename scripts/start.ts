@@ -1,7 +1,7 @@
 // npm start: the service on its embedded default (or DATABASE_URL), migrated, seeded when new,
 // and the v3 Edge Function served under Deno at http://127.0.0.1:${PORT:-54321}/functions/v1/v3.
-import { createHash } from 'node:crypto';
 import postgres from 'postgres';
+import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
 import { prepareDatabase } from './lib/database.ts';
 import { serveFunction } from './lib/deno-function.ts';
 import { openTarget } from './lib/target.ts';
@@ -12,7 +12,7 @@ const DEMO_API_KEY = 'cgs_live_DEMO-key-for-local-use-only-000000000000000';
 async function demoKeyIsActive(url: string): Promise<boolean> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const hash = createHash('sha256').update(DEMO_API_KEY).digest('hex');
+    const hash = sha256Hex(DEMO_API_KEY);
     const rows = await sql`select 1 from public.api_key where key_hash = ${hash} and status = 'active'`;
     return rows.length > 0;
   } finally {

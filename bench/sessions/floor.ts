@@ -3,8 +3,9 @@
 // arguments the handler passes for a request without an Idempotency-Key (no fingerprint, no body to
 // remember), the rest taken from a real 201. Each caller
 // finishes its call in flight at the deadline and stops, so every call is answered.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
+import { sha256Hex } from '../../supabase/functions/_shared/sha256.ts';
 import { LoadRecorder, type LoadResult } from './load.ts';
 
 export interface FloorRun {
@@ -18,10 +19,9 @@ export interface FloorRun {
 }
 
 const TTL_MS = 15 * 60 * 1000;
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export async function loadFloor({ sql, keys, body, concurrency, seconds, tag }: FloorRun): Promise<LoadResult> {
-  const hashes = keys.map(sha256);
+  const hashes = keys.map(sha256Hex);
   const [provider, game] = String(body.game_id).split(':');
   let sent = 0;
   const recorder = new LoadRecorder();
