@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { paths } from '../../scripts/lib/database.ts';
+import { deno, denoEnv, runAsFunction } from '../../scripts/lib/deno-function.ts';
 
 export interface SignCost {
   /** Milliseconds per launch-token signature with the function's signer, each holding the JS thread. */
@@ -10,12 +11,9 @@ export interface SignCost {
 }
 
 export async function measureSignCost(): Promise<SignCost> {
-  const dir = `${paths.root}supabase/functions/v3`;
-  const { stdout } = await promisify(execFile)(
-    `${paths.root}node_modules/.bin/deno`,
-    ['run', '--node-modules-dir=manual', `--config=${dir}/deno.json`, '--allow-env', '--allow-read',
-      `${paths.root}bench/sessions/sign-cost.ts`],
-    { cwd: paths.root, env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' } },
-  );
+  const { stdout } = await promisify(execFile)(deno, [...runAsFunction, `${paths.root}bench/sessions/sign-cost.ts`], {
+    cwd: paths.root,
+    env: denoEnv(),
+  });
   return JSON.parse(stdout.trim().split('\n').pop()!) as SignCost;
 }

@@ -18,25 +18,29 @@ export interface ServedFunction {
   stop(): Promise<void>;
 }
 
+/** The project's own Deno binary (the `deno` npm package). */
+export const deno = `${paths.root}node_modules/.bin/deno`;
+
+const functionDir = `${paths.root}supabase/functions/v3`;
+
+/**
+ * `deno run` as the function runs: offline from node_modules with its import map, and the
+ * permissions it needs. Add the script to run.
+ */
+export const runAsFunction = ['run', '--node-modules-dir=manual', `--config=${functionDir}/deno.json`, '--allow-env',
+  '--allow-net', '--allow-read', '--allow-sys'];
+
+/** The environment for a Deno run from this project: no update check, no colours in the output. */
+export function denoEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
+}
+
 export async function serveFunction(options: ServeOptions): Promise<ServedFunction> {
-  const dir = `${paths.root}supabase/functions/v3`;
-  const child = spawn(
-    `${paths.root}node_modules/.bin/deno`,
-    ['run', '--node-modules-dir=manual', `--config=${dir}/deno.json`, '--allow-env', '--allow-net', '--allow-read',
-      '--allow-sys', `${dir}/index.ts`],
-    {
-      cwd: paths.root,
-      env: {
-        ...process.env,
-        ...options.env,
-        SUPABASE_DB_URL: options.databaseUrl,
-        PORT: String(options.port),
-        DENO_NO_UPDATE_CHECK: '1',
-        NO_COLOR: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(deno, [...runAsFunction, `${functionDir}/index.ts`], {
+    cwd: paths.root,
+    env: denoEnv({ ...options.env, SUPABASE_DB_URL: options.databaseUrl, PORT: String(options.port) }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const output: string[] = [];
   await new Promise<void>((resolve, reject) => {
@@ -67,9 +71,8 @@ export async function serveFunction(options: ServeOptions): Promise<ServedFuncti
  * then resolves through package.json to the same node_modules copy. Rejects with Deno's report.
  */
 export async function checkFunction(env: Record<string, string> = {}): Promise<void> {
-  await promisify(execFile)(
-    `${paths.root}node_modules/.bin/deno`,
-    ['check', '--node-modules-dir=manual', 'supabase/functions/v3/index.ts'],
-    { cwd: paths.root, env: { ...process.env, ...env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' } },
-  );
+  await promisify(execFile)(deno, ['check', '--node-modules-dir=manual', 'supabase/functions/v3/index.ts'], {
+    cwd: paths.root,
+    env: denoEnv(env),
+  });
 }

@@ -2,13 +2,14 @@
 // database and formatted with the project's own Deno (the CLI leaves its output unformatted).
 import { spawn } from 'node:child_process';
 import { paths } from './database.ts';
+import { deno } from './deno-function.ts';
 import { supabaseCli } from './supabase-cli.ts';
 
 export const typesFile = `${paths.root}src/database.types.ts`;
 
 function format(source: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(`${paths.root}node_modules/.bin/deno`, ['fmt', '--ext', 'ts', '-'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(deno, ['fmt', '--ext', 'ts', '-'], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.on('error', reject);
