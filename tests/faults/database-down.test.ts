@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareDatabase } from '../../scripts/lib/database.ts';
 import { type ServedFunction, serveFunction } from '../../scripts/lib/deno-function.ts';
 import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../scripts/lib/embedded-postgres.ts';
-import { signUp } from '../helpers/db.ts';
-import { issueKey, type Operator, validBody } from '../sessions/helpers.ts';
+import { newOperator, type Operator, validBody } from '../sessions/helpers.ts';
 
 // A fresh path under the temp folder (see startThrowawayPostgres), kept across stop and start.
 const dir = join(tmpdir(), `cgs-faults-down-${process.pid}-${Date.now()}`);
@@ -43,8 +42,7 @@ beforeAll(async () => {
   await startPostgres();
   await prepareDatabase(pg!.url);
   owner = postgres(pg!.url, { max: 3, onnotice: () => {} });
-  const account = await signUp(owner, 'alice');
-  alice = { account, ...(await issueKey(owner, account)) };
+  alice = await newOperator(owner, 'alice');
   served = await serveFunction({
     databaseUrl: pg!.url,
     port: await freePort(),

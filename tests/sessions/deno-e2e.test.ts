@@ -9,6 +9,7 @@ import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { checkFunction, type ServedFunction, serveFunction } from '../../scripts/lib/deno-function.ts';
 import { connect } from '../helpers/db.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
+import { serveWithoutDatabase } from '../openapi/served-api.ts';
 import { newOperator, type Operator, validBody } from './helpers.ts';
 
 const sql = connect();
@@ -69,14 +70,9 @@ describe('v3 under Deno', () => {
   });
 
   it('answers 503 problem+json when its database is unreachable', async () => {
-    const deadDatabase = `postgresql://postgres:postgres@127.0.0.1:${await freePort()}/postgres`;
-    const orphan = await serveFunction({ databaseUrl: deadDatabase, port: await freePort() });
+    const orphan = await serveWithoutDatabase();
     try {
-      const response = await fetch(`${orphan.url}/v3/sessions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.key}` },
-        body: JSON.stringify(validBody),
-      });
+      const response = await post(validBody, {}, orphan.url);
       expect(response.status).toBe(503);
       expect((await documented('createSession', response)).code).toBe('service_unavailable');
     } finally {
