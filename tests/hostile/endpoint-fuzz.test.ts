@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEM_TYPE_BASE } from '../../supabase/functions/_shared/problem.ts';
 import { connect } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody, writesBy } from '../sessions/helpers.ts';
+import { newOperator, type Operator, revokedKey as revokedKeyOf, sessionRequest, sessionsHandler, validBody, writesBy } from '../sessions/helpers.ts';
 
 const sql = connect();
 let handle: (request: Request) => Promise<Response>;
@@ -20,9 +20,7 @@ beforeAll(async () => {
   ({ handle } = await sessionsHandler());
   const eve = await newOperator(sql, 'eve');
   alice = await newOperator(sql, 'alice');
-  const revoked = await issueKey(sql, alice.account, 'revoked');
-  await sql`select public.revoke_api_key(${revoked.keyId})`;
-  revokedKey = revoked.key;
+  revokedKey = await revokedKeyOf(sql, alice.account);
   const sessionOf = async (operator: Operator) => (await (await handle(sessionRequest(validBody, { key: operator.key }))).json()).id;
   [aliceSession, eveSession] = await Promise.all([sessionOf(alice), sessionOf(eve)]);
 });

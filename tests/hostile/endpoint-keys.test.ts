@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { connectDatabase, type Sql } from '../../supabase/functions/_shared/database.ts';
 import { connect } from '../helpers/db.ts';
-import { holdKey, issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
+import { holdKey, issueKey, newOperator, type Operator, revokedKey, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
 
 const sql = connect();
 let alice: Operator;
@@ -15,11 +15,9 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 beforeAll(async () => {
   alice = await newOperator(sql, 'alice');
-  const revoked = await issueKey(sql, alice.account, 'revoked');
   const suspended = await issueKey(sql, alice.account, 'suspended');
-  await sql`select public.revoke_api_key(${revoked.keyId})`;
   await sql`update public.api_key set status = 'suspended' where id = ${suspended.keyId}`;
-  keys.revoked = revoked.key;
+  keys.revoked = await revokedKey(sql, alice.account);
   keys.suspended = suspended.key;
 });
 afterEach(() => vi.restoreAllMocks());

@@ -5,7 +5,7 @@ import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
 import { connect } from '../helpers/db.ts';
 import {
-  isolatedDatabase, issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, SESSIONS_URL, validBody, writesBy,
+  isolatedDatabase, newOperator, type Operator, revokedKey as revokedKeyOf, sessionRequest, sessionsHandler, SESSIONS_URL, validBody, writesBy,
 } from './helpers.ts';
 
 const sql = connect();
@@ -172,9 +172,7 @@ describe('401 Unauthorized', () => {
 describe('401 before 400: a caller without a working key learns nothing about validation', () => {
   let revokedKey: string;
   beforeAll(async () => {
-    const revoked = await issueKey(sql, alice.account, 'revoked');
-    await sql`select public.revoke_api_key(${revoked.keyId})`;
-    revokedKey = revoked.key;
+    revokedKey = await revokedKeyOf(sql, alice.account);
   });
 
   const invalidRequests = (key: string): [string, Request][] => [

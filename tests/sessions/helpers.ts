@@ -25,6 +25,13 @@ export async function issueKey(sql: Sql, account: Account, label = 'Default'): P
   return { key: issued.key, keyId: issued.id };
 }
 
+/** A key of `account`'s, issued and then revoked through public.revoke_api_key. */
+export async function revokedKey(sql: Sql, account: Account): Promise<string> {
+  const revoked = await issueKey(sql, account, 'revoked');
+  await sql`select public.revoke_api_key(${revoked.keyId})`;
+  return revoked.key;
+}
+
 /** A new client account with an active API key. */
 export async function newOperator(sql: Sql, name = 'operator'): Promise<Operator> {
   const account = await signUp(sql, name);

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Problem } from '../../supabase/functions/_shared/problem.ts';
 import { parseSessionRequest } from '../../supabase/functions/v3/session-request.ts';
 import { connect } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator, sessionsHandler, SESSIONS_URL, validBody, writesBy } from './helpers.ts';
+import { newOperator, type Operator, revokedKey as revokedKeyOf, sessionsHandler, SESSIONS_URL, validBody, writesBy } from './helpers.ts';
 
 const sql = connect();
 let handle: (request: Request) => Promise<Response>;
@@ -15,9 +15,7 @@ let revokedKey: string;
 beforeAll(async () => {
   ({ handle } = await sessionsHandler());
   alice = await newOperator(sql, 'alice');
-  const revoked = await issueKey(sql, alice.account, 'revoked');
-  await sql`select public.revoke_api_key(${revoked.keyId})`;
-  revokedKey = revoked.key;
+  revokedKey = await revokedKeyOf(sql, alice.account);
 });
 
 const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }));

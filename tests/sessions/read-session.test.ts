@@ -4,7 +4,7 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
-import { ISSUER, issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from './helpers.ts';
+import { ISSUER, newOperator, type Operator, revokedKey, sessionRequest, sessionsHandler, validBody } from './helpers.ts';
 
 const sql = connect();
 const createdAt = new Date('2026-11-21T10:00:00.000Z');
@@ -101,11 +101,10 @@ describe('GET /v3/sessions/{id}', () => {
   );
 
   it('authenticates before anything else: no key 401 missing_api_key; an unknown or revoked key 401, malformed id or not', async () => {
-    const revoked = await issueKey(sql, alice.account, 'revoked');
-    await sql`select public.revoke_api_key(${revoked.keyId})`;
+    const revoked = await revokedKey(sql, alice.account);
     const unknownKey = `cgs_live_${'Z'.repeat(43)}`;
     expect((await (await get(created.location, undefined)).json()).code).toBe('missing_api_key');
-    for (const key of [unknownKey, revoked.key]) {
+    for (const key of [unknownKey, revoked]) {
       for (const location of [created.location, '/v3/sessions/not-a-uuid']) {
         const response = await get(location, key);
         expect(response.status).toBe(401);
