@@ -1,6 +1,7 @@
 // Recording through the ledger RPC exactly as PostgREST calls it (named arguments, one
 // transaction per call), and reading a wallet's ledger back as the database owner.
 import type { Sql } from 'postgres';
+import { expect } from 'vitest';
 import { as, type Account, type Caller } from '../helpers/db.ts';
 
 export type TransactionType = 'deposit' | 'withdraw' | 'adjustment' | 'bet' | 'win' | 'fee';
@@ -59,6 +60,20 @@ export async function ledgerOf(sql: Sql, client: Account, currency = 'USD'): Pro
       where client_id = ${client.id} and currency_code = ${currency} order by ledger_seq`,
   ]);
   return { balance: wallet.balance, transactions };
+}
+
+/**
+ * The ledger's invariant: each transaction's balance_after is the running sum of the amounts so
+ * far, never negative, and the wallet's balance is the sum of them all.
+ */
+export function expectChainHolds({ balance, transactions }: Ledger): void {
+  let running = 0n;
+  for (const t of transactions) {
+    running += units(t.amount);
+    expect(units(t.balance_after)).toBe(running);
+    expect(running).toBeGreaterThanOrEqual(0n);
+  }
+  expect(units(balance)).toBe(running);
 }
 
 /** A numeric(20,4) string as an exact count of 1/10000 units. */
