@@ -14,7 +14,6 @@ export interface EmbeddedOptions {
   persistent: boolean;
   /** Trade durability for speed (throwaway clusters only). */
   fast?: boolean;
-  onLog?: (message: unknown) => void;
 }
 
 export interface RunningPostgres {
@@ -57,8 +56,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<R
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--no-locale'],
     postgresFlags: flags,
-    onLog: options.onLog ?? (() => {}),
-    onError: options.onLog ?? (() => {}),
+    onLog: () => {},
+    onError: () => {},
   });
   if (!existsSync(`${options.dir}/PG_VERSION`)) await pg.initialise();
   await pg.start();
