@@ -3,7 +3,7 @@
 // whole request; plus whether the plan evaluates the policy helpers once per query.
 import os from 'node:os';
 import postgres from 'postgres';
-import { interleavedMedians, type Rounds } from './lib/measure.ts';
+import { interleavedMedians, median, type Rounds } from './lib/measure.ts';
 import { type Caller, planOf, timedPostgrestRequest, timedStatement } from './lib/request.ts';
 import type { Section } from './lib/section.ts';
 import { loadData, scale, type DataSet } from './rls/data.ts';
@@ -171,7 +171,6 @@ async function oneCore(underRls: () => Promise<number>, bypassed: () => Promise<
     times.push(alone);
     ratios.push(rls / alone);
   }
-  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1];
   return { bypassedMs: median(times), ratio: median(ratios) };
 }
 

@@ -5,6 +5,7 @@ import postgres, { type Sql } from 'postgres';
 import { freePort } from '../scripts/lib/embedded-postgres.ts';
 import { serveFunction } from '../scripts/lib/deno-function.ts';
 import { connectDatabase, databaseDefaults } from '../supabase/functions/_shared/database.ts';
+import { median } from './lib/measure.ts';
 import type { Section } from './lib/section.ts';
 import { loadEndpoint } from './sessions/endpoint.ts';
 import { loadFloor } from './sessions/floor.ts';
@@ -55,11 +56,6 @@ function combined(rounds: Measured[]): Measured {
   };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 export const sessionsEndpoint: Section = {
   name: 'sessions',
