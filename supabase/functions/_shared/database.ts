@@ -1,6 +1,7 @@
 // The endpoint's connection pool (postgres.js), set up to work behind Supabase's transaction
 // pooler and bounded in time, and the line between "the database is unreachable" (503) and a bug (500).
 import postgres from 'postgres';
+import { type Env, positiveSetting } from './settings.ts';
 
 export type Sql = postgres.Sql;
 
@@ -52,20 +53,11 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Sql
  * The pool's bounds from the environment (DB_POOL_MAX, DB_CONNECT_TIMEOUT_S, DB_STATEMENT_TIMEOUT_MS);
  * a value that is not a positive number stops the start-up instead of silently meaning "no limit".
  */
-export function databaseOptionsFromEnv(env: (name: string) => string | undefined): DatabaseOptions {
-  const positive = (name: string, fallback: number, integer: boolean) => {
-    const raw = env(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!(value > 0) || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
-      throw new Error(`${name} must be a positive ${integer ? 'integer' : 'number'}, not "${raw}"`);
-    }
-    return value;
-  };
+export function databaseOptionsFromEnv(env: Env): DatabaseOptions {
   return {
-    max: positive('DB_POOL_MAX', databaseDefaults.max, true),
-    connectTimeoutSeconds: positive('DB_CONNECT_TIMEOUT_S', databaseDefaults.connectTimeoutSeconds, false),
-    statementTimeoutMs: positive('DB_STATEMENT_TIMEOUT_MS', databaseDefaults.statementTimeoutMs, true),
+    max: positiveSetting(env, 'DB_POOL_MAX', { fallback: databaseDefaults.max, integer: true }),
+    connectTimeoutSeconds: positiveSetting(env, 'DB_CONNECT_TIMEOUT_S', { fallback: databaseDefaults.connectTimeoutSeconds }),
+    statementTimeoutMs: positiveSetting(env, 'DB_STATEMENT_TIMEOUT_MS', { fallback: databaseDefaults.statementTimeoutMs, integer: true }),
   };
 }
 

@@ -8,6 +8,7 @@
 // the hand-offs bring it to about 45 µs of waiting per signature.
 import { Buffer } from 'node:buffer';
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
+import type { Env } from '../_shared/settings.ts';
 
 /** A JSON Web Key (RFC 7517), as far as these keys need. */
 export interface JWK {
@@ -69,7 +70,7 @@ export interface SignerOptions {
  * (JSON), SESSION_TOKEN_ISSUER (default `cgs`). An unknown algorithm or a key that is not JSON stops the
  * start-up; createSessionTokenSigner then refuses a key that does not match the algorithm.
  */
-export function signerOptionsFromEnv(env: (name: string) => string | undefined): SignerOptions {
+export function signerOptionsFromEnv(env: Env): SignerOptions {
   const alg = env('SESSION_TOKEN_ALG');
   if (alg !== undefined && !isSessionTokenAlg(alg)) {
     throw new Error(`SESSION_TOKEN_ALG must be ${Object.keys(KEY_TYPES).join(' or ')}, not "${alg}"`);
