@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
+import { maxSessionTtlSeconds, sessionsConfigFromEnv } from '../../supabase/functions/v3/sessions.ts';
 import { connect } from '../helpers/db.ts';
 import {
   isolatedDatabase, newOperator, type Operator, revokedKey as revokedKeyOf, sessionRequest, sessionsHandler, SESSIONS_URL, validBody, writesBy,
@@ -350,5 +351,34 @@ describe('reference data', () => {
       'provider_unavailable', 'currency_unavailable',
     ]);
     expect(await writesBy(db.owner, operator.account)).toEqual({ sessions: 0, idempotencyKeys: 0 });
+  });
+});
+
+describe('settings from the environment', () => {
+  const from = (values: Record<string, string>) => sessionsConfigFromEnv((name) => values[name]);
+
+  it('defaults to a 15-minute launch window and the example launch page', () => {
+    expect(from({})).toEqual({ launchBaseUrl: 'https://play.cgs.example/launch', sessionTtlSeconds: 900 });
+  });
+
+  it('reads LAUNCH_BASE_URL and SESSION_TTL_SECONDS', () => {
+    expect(from({ LAUNCH_BASE_URL: 'https://games.example/start?lang=de', SESSION_TTL_SECONDS: '120' }))
+      .toEqual({ launchBaseUrl: 'https://games.example/start?lang=de', sessionTtlSeconds: 120 });
+  });
+
+  it.each([
+    ['SESSION_TTL_SECONDS', '0'], ['SESSION_TTL_SECONDS', '-60'], ['SESSION_TTL_SECONDS', '90.5'],
+    ['SESSION_TTL_SECONDS', 'fifteen'], ['SESSION_TTL_SECONDS', ''], ['SESSION_TTL_SECONDS', String(maxSessionTtlSeconds + 1)],
+    ['SESSION_TTL_SECONDS', '1e20'], ['LAUNCH_BASE_URL', 'play.example/launch'],
+  ])('refuses to start with %s=%j rather than fail every request', (name, value) => {
+    expect(() => from({ [name]: value })).toThrow(name);
+  });
+
+  it('serves sessions at the longest launch window it accepts', async () => {
+    const { handle: longest } = await sessionsHandler({ config: from({ SESSION_TTL_SECONDS: String(maxSessionTtlSeconds) }) });
+    const response = await longest(sessionRequest({ ...validBody, player_id: 'player-longest-window' }, { key: alice.key }));
+    expect(response.status).toBe(201);
+    const session = await response.json();
+    expect(Date.parse(session.expires_at) - Date.parse(session.created_at)).toBe(maxSessionTtlSeconds * 1000);
   });
 });

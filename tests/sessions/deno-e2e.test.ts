@@ -46,6 +46,15 @@ const post = (body: unknown, headers: Record<string, string> = {}, base = served
     body: JSON.stringify(body),
   });
 
+/** Starts the function with `env` and expects it to stop before listening: resolves with its output. */
+async function refusedStart(env: Record<string, string>): Promise<Error> {
+  const started = serveFunction({ databaseUrl: inject('databaseUrl'), port: await freePort(), env: { DENO_DIR: denoDir, ...env } });
+  return started.then(async (served) => {
+    await served.stop();
+    throw new Error('the function started');
+  }, (refused: Error) => refused);
+}
+
 describe('v3 under Deno', () => {
   it('type-checks under Deno (deno check), offline', async () => {
     await expect(checkFunction({ DENO_DIR: denoDir })).resolves.toBeUndefined();
@@ -160,16 +169,13 @@ describe('v3 under Deno: the launch token settings', () => {
 
   it('does not start when SESSION_TOKEN_PRIVATE_JWK does not match SESSION_TOKEN_ALG, and never prints the key', async () => {
     const privateJwk = await exportJWK((await generateKeyPair('EdDSA', { extractable: true })).privateKey);
-    const started = serveFunction({
-      databaseUrl: inject('databaseUrl'),
-      port: await freePort(),
-      env: { DENO_DIR: denoDir, SESSION_TOKEN_ALG: 'ES256', SESSION_TOKEN_PRIVATE_JWK: JSON.stringify(privateJwk) },
-    });
-    const error = await started.then(async (served) => {
-      await served.stop();
-      throw new Error('the function started');
-    }, (refused: Error) => refused);
+    const error = await refusedStart({ SESSION_TOKEN_ALG: 'ES256', SESSION_TOKEN_PRIVATE_JWK: JSON.stringify(privateJwk) });
     expect(error.message).toMatch(/deno exited .*SESSION_TOKEN_ALG is ES256 but the session token key is OKP Ed25519/s);
     expect(error.message).not.toContain(privateJwk.d);
+  });
+
+  it('does not start with a launch window it cannot serve (SESSION_TTL_SECONDS=0)', async () => {
+    const error = await refusedStart({ SESSION_TTL_SECONDS: '0' });
+    expect(error.message).toMatch(/deno exited .*SESSION_TTL_SECONDS must be a positive integer up to 86400, not "0"/s);
   });
 });

@@ -2,7 +2,7 @@
 // Hosted: {SUPABASE_URL}/functions/v1/v3/...; locally `npm start` runs it under Deno.
 import { connectDatabase, databaseOptionsFromEnv } from '../_shared/database.ts';
 import { createSessionTokenSigner, signerOptionsFromEnv } from './session-token.ts';
-import { createSessionsHandler, defaultConfig } from './sessions.ts';
+import { createSessionsHandler, sessionsConfigFromEnv } from './sessions.ts';
 
 const env = (name: string) => Deno.env.get(name) || undefined;
 
@@ -18,10 +18,7 @@ if (!signerOptions.privateJwk) {
 const handler = createSessionsHandler({
   sql: connectDatabase(databaseUrl, databaseOptionsFromEnv(env)),
   signer,
-  config: {
-    launchBaseUrl: env('LAUNCH_BASE_URL') ?? defaultConfig.launchBaseUrl,
-    sessionTtlSeconds: Number(env('SESSION_TTL_SECONDS') ?? defaultConfig.sessionTtlSeconds),
-  },
+  config: sessionsConfigFromEnv(env),
 });
 
 const port = env('PORT');

@@ -5,6 +5,7 @@ import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../_shared/ap
 import { isDatabaseUnavailable, loggableError, type Sql } from '../_shared/database.ts';
 import { type FieldError, pointerTo, Problem } from '../_shared/problem.ts';
 import { readJsonBody } from '../_shared/request-body.ts';
+import { type Env, positiveSetting } from '../_shared/settings.ts';
 import { type GameSession, type GameSessionRow, parseSessionId, presentSession, withLaunchToken } from './game-session.ts';
 import { serveOpenApi } from './openapi.ts';
 import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from './session-request.ts';
@@ -25,6 +26,24 @@ export const defaultConfig: SessionsConfig = {
   sessionTtlSeconds: 15 * 60,
   maxBodyBytes: 16 * 1024,
 };
+
+/** A launch window is for starting a game: longer than a day is a mistake, not a choice. */
+export const maxSessionTtlSeconds = 24 * 60 * 60;
+
+/**
+ * LAUNCH_BASE_URL and SESSION_TTL_SECONDS, checked at start-up: a value the handler cannot use stops
+ * the start, naming the setting, instead of failing every request with a 500.
+ */
+export function sessionsConfigFromEnv(env: Env): Pick<SessionsConfig, 'launchBaseUrl' | 'sessionTtlSeconds'> {
+  const launchBaseUrl = env('LAUNCH_BASE_URL') ?? defaultConfig.launchBaseUrl;
+  if (!URL.canParse(launchBaseUrl)) throw new Error(`LAUNCH_BASE_URL must be an absolute URL, not "${launchBaseUrl}"`);
+  return {
+    launchBaseUrl,
+    sessionTtlSeconds: positiveSetting(env, 'SESSION_TTL_SECONDS', {
+      fallback: defaultConfig.sessionTtlSeconds, integer: true, max: maxSessionTtlSeconds,
+    }),
+  };
+}
 
 export interface SessionsDependencies {
   sql: Sql;
