@@ -28,12 +28,15 @@ export interface Account {
   email: string;
 }
 
-/** Anyone calling the API: a signed-in account, or `anon` with no account. */
-export type Caller = Account | 'anon';
+/**
+ * Anyone calling the API: a signed-in account, `anon` with no account, or `service_role`, the
+ * service itself with the service key (no account either).
+ */
+export type Caller = Account | 'anon' | 'service_role';
 
 export function claimsFor(caller: Caller): Record<string, unknown> {
-  return caller === 'anon'
-    ? { role: 'anon', iss: 'supabase' }
+  return typeof caller === 'string'
+    ? { role: caller, iss: 'supabase' }
     : { sub: caller.id, role: 'authenticated', aud: 'authenticated', email: caller.email, iss: 'supabase' };
 }
 
@@ -41,7 +44,7 @@ export function claimsFor(caller: Caller): Record<string, unknown> {
 export async function as<T>(sql: Sql, caller: Caller, fn: (tx: TransactionSql) => Promise<T>): Promise<T> {
   return sql.begin(async (tx) => {
     await tx`
-      select set_config('role', ${caller === 'anon' ? 'anon' : 'authenticated'}, true),
+      select set_config('role', ${typeof caller === 'string' ? caller : 'authenticated'}, true),
              set_config('request.jwt.claims', ${JSON.stringify(claimsFor(caller))}, true)`;
     return fn(tx);
   }) as Promise<T>;

@@ -42,6 +42,17 @@ describe('issue_api_key', () => {
     await sql`delete from public.api_key where client_id = ${people.eve.id}`;
   });
 
+  it('lets the service itself issue and revoke: with the service key (service_role) and as the database owner', async () => {
+    const [byServiceKey] = await as(sql, 'service_role', (tx) => tx`select * from public.issue_api_key(${people.alice.id}, 'Provisioned')`);
+    expect(byServiceKey.key).toMatch(/^cgs_live_[A-Za-z0-9_-]{43}$/);
+    expect((await create(byServiceKey.key)).status).toBe(201);
+    const [revoked] = await as(sql, 'service_role', (tx) => tx`select * from public.revoke_api_key(${byServiceKey.id})`);
+    expect(revoked.status).toBe('revoked');
+
+    const [byOwner] = await sql`select * from public.issue_api_key(${people.alice.id}, 'Scripted')`;
+    expect((await sql`select * from public.revoke_api_key(${byOwner.id})`)[0].status).toBe('revoked');
+  });
+
   it('refuses clients (42501) and anonymous callers (42501, no execute right)', async () => {
     expect(await outcome(() => as(sql, people.alice, (tx) => tx`select * from public.issue_api_key(${people.alice.id})`)))
       .toBe('42501');

@@ -40,16 +40,14 @@ describe.each(grantModes)('who may record (%s)', (mode) => {
 describe('the ledger', () => {
   const sql = connect();
 
-  test('the service itself (service_role, no account) may record', async () => {
+  test('the service itself may record: with the service key (service_role) and as the database owner', async () => {
     const alice = await signUp(sql, 'alice');
     await openWallet(sql, alice);
 
-    const [row] = await sql.begin(async (tx) => {
-      await tx`select set_config('role', 'service_role', true),
-                      set_config('request.jwt.claims', '{"role":"service_role","iss":"supabase"}', true)`;
-      return tx`select * from public.record_transaction(${alice.id}::uuid, 'USD', 'deposit', 5)`;
-    });
-    expect(row).toMatchObject({ amount: '5.0000', balance_after: '5.0000', created_by: null });
+    const byServiceKey = await record(sql, 'service_role', { client: alice, type: 'deposit', amount: '5' });
+    const [byOwner] = await sql`select * from public.record_transaction(${alice.id}::uuid, 'USD', 'deposit', 2)`;
+    expect(byServiceKey).toMatchObject({ amount: '5.0000', balance_after: '5.0000', created_by: null });
+    expect(byOwner).toMatchObject({ amount: '2.0000', balance_after: '7.0000', created_by: null });
   });
 
   describe('sign convention: amount is the signed effect on the balance', () => {
