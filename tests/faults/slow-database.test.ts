@@ -4,7 +4,9 @@
 import { createServer, type Socket } from 'node:net';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
-import { connectDatabase, databaseOptionsFromEnv, reconnectBackoffCapSeconds, type Sql } from '../../supabase/functions/_shared/database.ts';
+import {
+  connectDatabase, databaseOptionsFromEnv, reconnectBackoffCapSeconds, settingLimits, type Sql,
+} from '../../supabase/functions/_shared/database.ts';
 import { connect } from '../helpers/db.ts';
 import { holdKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody, writesBy } from '../sessions/helpers.ts';
 
@@ -147,10 +149,29 @@ describe('settings from the environment', () => {
   });
 
   it.each([
-    ['DB_POOL_MAX', '0'], ['DB_POOL_MAX', '2.5'], ['DB_POOL_MAX', 'ten'],
-    ['DB_CONNECT_TIMEOUT_S', '-1'], ['DB_CONNECT_TIMEOUT_S', 'Infinity'],
-    ['DB_STATEMENT_TIMEOUT_MS', ''], ['DB_STATEMENT_TIMEOUT_MS', '0'],
+    ['DB_POOL_MAX', '0'], ['DB_POOL_MAX', '2.5'], ['DB_POOL_MAX', 'ten'], ['DB_POOL_MAX', '0x10'], ['DB_POOL_MAX', '1e7'],
+    ['DB_CONNECT_TIMEOUT_S', '-1'], ['DB_CONNECT_TIMEOUT_S', 'Infinity'], ['DB_CONNECT_TIMEOUT_S', ' 5 '],
+    ['DB_STATEMENT_TIMEOUT_MS', ''], ['DB_STATEMENT_TIMEOUT_MS', '0'], ['DB_STATEMENT_TIMEOUT_MS', '1e3'],
   ])('refuses to start with %s=%j rather than run without a bound', (name, value) => {
     expect(() => from({ [name]: value })).toThrow(name);
+  });
+
+  it('accepts each setting up to its limit, and a statement timeout at the limit works on a real connection', async () => {
+    const limits = {
+      DB_POOL_MAX: settingLimits.poolMax, DB_CONNECT_TIMEOUT_S: settingLimits.connectTimeoutSeconds,
+      DB_STATEMENT_TIMEOUT_MS: settingLimits.statementTimeoutMs,
+    };
+    for (const [name, limit] of Object.entries(limits)) {
+      expect(() => from({ [name]: String(limit + 1) })).toThrow(`${name} must be a positive`);
+    }
+    const options = from(Object.fromEntries(Object.entries(limits).map(([name, limit]) => [name, String(limit)])));
+    expect(options).toEqual({ max: 1000, connectTimeoutSeconds: 600, statementTimeoutMs: 2 ** 31 - 1 });
+    const db = pool(options);
+    try {
+      const [row] = await db`select current_setting('statement_timeout') as timeout`;
+      expect(row.timeout).toBe('2147483647ms');
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -50,14 +50,26 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Sql
 }
 
 /**
+ * The largest values the settings accept. postgres.js allocates every connection slot up front, so
+ * a huge pool is memory gone at start-up; it times a connect with setTimeout, which wraps past about
+ * 24 days; Postgres refuses a statement_timeout above 2^31 - 1 ms on every connection.
+ */
+export const settingLimits = { poolMax: 1000, connectTimeoutSeconds: 600, statementTimeoutMs: 2 ** 31 - 1 } as const;
+
+/**
  * The pool's bounds from the environment (DB_POOL_MAX, DB_CONNECT_TIMEOUT_S, DB_STATEMENT_TIMEOUT_MS);
- * a value that is not a positive number stops the start-up instead of silently meaning "no limit".
+ * a value that is not a positive number within settingLimits stops the start-up instead of failing
+ * every connection or silently meaning "no limit".
  */
 export function databaseOptionsFromEnv(env: Env): DatabaseOptions {
   return {
-    max: positiveSetting(env, 'DB_POOL_MAX', { fallback: databaseDefaults.max, integer: true }),
-    connectTimeoutSeconds: positiveSetting(env, 'DB_CONNECT_TIMEOUT_S', { fallback: databaseDefaults.connectTimeoutSeconds }),
-    statementTimeoutMs: positiveSetting(env, 'DB_STATEMENT_TIMEOUT_MS', { fallback: databaseDefaults.statementTimeoutMs, integer: true }),
+    max: positiveSetting(env, 'DB_POOL_MAX', { fallback: databaseDefaults.max, integer: true, max: settingLimits.poolMax }),
+    connectTimeoutSeconds: positiveSetting(env, 'DB_CONNECT_TIMEOUT_S', {
+      fallback: databaseDefaults.connectTimeoutSeconds, max: settingLimits.connectTimeoutSeconds,
+    }),
+    statementTimeoutMs: positiveSetting(env, 'DB_STATEMENT_TIMEOUT_MS', {
+      fallback: databaseDefaults.statementTimeoutMs, integer: true, max: settingLimits.statementTimeoutMs,
+    }),
   };
 }
 

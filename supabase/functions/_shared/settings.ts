@@ -7,19 +7,23 @@ export type Env = (name: string) => string | undefined;
 export interface NumberSetting {
   /** Used when the variable is unset. */
   fallback: number;
+  /** Whole numbers only. */
   integer?: boolean;
-  /** Largest accepted value, inclusive. */
-  max?: number;
+  /** Largest accepted value, inclusive: every setting has one, so none can mean "no limit". */
+  max: number;
 }
 
+// Plain decimal notation only: Number() would also take "0x10", "1e3" or " 5 ".
+const INTEGER = /^\d+$/;
+const DECIMAL = /^\d+(\.\d+)?$/;
+
 /** A positive number from `env(name)`, or `fallback` when unset; throws naming the setting otherwise. */
-export function positiveSetting(env: Env, name: string, { fallback, integer = false, max = Infinity }: NumberSetting): number {
+export function positiveSetting(env: Env, name: string, { fallback, integer = false, max }: NumberSetting): number {
   const raw = env(name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!(value > 0) || !Number.isFinite(value) || (integer && !Number.isInteger(value)) || value > max) {
-    const kind = `a positive ${integer ? 'integer' : 'number'}${max < Infinity ? ` up to ${max}` : ''}`;
-    throw new Error(`${name} must be ${kind}, not "${raw}"`);
+  if (!(integer ? INTEGER : DECIMAL).test(raw) || !(value > 0) || value > max) {
+    throw new Error(`${name} must be a positive ${integer ? 'integer' : 'number'} up to ${max}, not "${raw}"`);
   }
   return value;
 }

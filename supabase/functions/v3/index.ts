@@ -1,6 +1,7 @@
 // Edge Function entry point: reads the environment, wires the handler, serves it.
 // Hosted: {SUPABASE_URL}/functions/v1/v3/...; locally `npm start` runs it under Deno.
 import { connectDatabase, databaseOptionsFromEnv } from '../_shared/database.ts';
+import { positiveSetting } from '../_shared/settings.ts';
 import { createSessionTokenSigner, signerOptionsFromEnv } from './session-token.ts';
 import { createSessionsHandler, sessionsConfigFromEnv } from './sessions.ts';
 
@@ -21,11 +22,12 @@ const handler = createSessionsHandler({
   config: sessionsConfigFromEnv(env),
 });
 
-const port = env('PORT');
+// Set locally only (0 when unset): Supabase's Edge Runtime serves the function on its own port.
+const port = positiveSetting(env, 'PORT', { fallback: 0, integer: true, max: 65_535 });
 Deno.serve(
   port
     ? {
-      port: Number(port),
+      port,
       hostname: env('HOST') ?? '127.0.0.1',
       onListen: ({ hostname, port }) => console.log(`v3 listening on http://${hostname}:${port}/`),
     }

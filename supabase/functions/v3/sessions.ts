@@ -31,14 +31,13 @@ export const defaultConfig: SessionsConfig = {
 export const maxSessionTtlSeconds = 24 * 60 * 60;
 
 /**
- * LAUNCH_BASE_URL and SESSION_TTL_SECONDS, checked at start-up: a value the handler cannot use stops
- * the start, naming the setting, instead of failing every request with a 500.
+ * LAUNCH_BASE_URL and SESSION_TTL_SECONDS. A launch window that is not whole seconds up to a day stops
+ * the start, naming the setting, instead of failing every request with a 500; the launch URL is
+ * checked where it is parsed, when the handler is created (withLaunchToken).
  */
 export function sessionsConfigFromEnv(env: Env): Pick<SessionsConfig, 'launchBaseUrl' | 'sessionTtlSeconds'> {
-  const launchBaseUrl = env('LAUNCH_BASE_URL') ?? defaultConfig.launchBaseUrl;
-  if (!URL.canParse(launchBaseUrl)) throw new Error(`LAUNCH_BASE_URL must be an absolute URL, not "${launchBaseUrl}"`);
   return {
-    launchBaseUrl,
+    launchBaseUrl: env('LAUNCH_BASE_URL') ?? defaultConfig.launchBaseUrl,
     sessionTtlSeconds: positiveSetting(env, 'SESSION_TTL_SECONDS', {
       fallback: defaultConfig.sessionTtlSeconds, integer: true, max: maxSessionTtlSeconds,
     }),
