@@ -1,8 +1,10 @@
--- Who may issue and revoke API keys and record ledger movements, as one rule (spec 5: staff over the
--- API, and changes the service makes itself): a caller through the API (anon, authenticated) must be
--- staff; the service itself, with the service key (service_role) or as the database owner
--- (`npm run key`, the SQL editor), may too. Until now each had its own guard and they disagreed:
--- issue_api_key and revoke_api_key refused service_role, record_transaction refused the owner.
+-- Who may issue and revoke API keys and record ledger movements, as one rule: staff through the API,
+-- and the service itself, with the service key (service_role) or as the role that owns this project's
+-- schema and runs its migrations (`npm run key`, the SQL editor). Spec 5 gives these writes to staff;
+-- letting the service make them too is our choice: both roles may already write these tables directly,
+-- and the functions keep their rules (the ledger's lock and chain, a key shown once). Until now each
+-- had its own guard and they disagreed: issue_api_key and revoke_api_key refused service_role,
+-- record_transaction refused the owner.
 
 -- ============================================================================================
 -- Grants
@@ -14,22 +16,27 @@ grant usage on schema private to service_role;
 -- ============================================================================================
 -- Helper functions
 -- ============================================================================================
+-- Security invoker, so current_user is the caller. The roles let through are named: any other role
+-- (a custom JWT role, one granted authenticated) must be staff.
 create function private.require_staff(action text) returns void
 language plpgsql stable
 set search_path = ''
 as $$
 begin
-  if current_user in ('anon', 'authenticated') and not (select private.is_staff()) then
+  if current_user <> 'service_role'
+     and not pg_catalog.pg_has_role(
+       current_user, (select n.nspowner from pg_catalog.pg_namespace n where n.nspname = 'private'), 'member')
+     and not (select private.is_staff()) then
     raise exception 'only staff may %', action using errcode = '42501';
   end if;
 end;
 $$;
 comment on function private.require_staff(text) is
-  'Raises 42501 unless the caller is staff or the service itself (service_role, the database owner).';
+  'Raises 42501 unless the caller is staff, service_role, or the owner of this project''s schema.';
 revoke execute on function private.require_staff(text) from public, anon;
 grant execute on function private.require_staff(text) to authenticated, service_role;
 
--- issue_api_key and revoke_api_key call this one by name: it stays, as the shared rule.
+-- Kept because issue_api_key and revoke_api_key call it by name; the rule is require_staff's.
 create or replace function private.require_key_manager() returns void
 language plpgsql stable
 set search_path = ''
@@ -41,6 +48,11 @@ $$;
 grant execute on function private.require_key_manager() to service_role;
 grant execute on function public.issue_api_key(uuid, text) to service_role;
 grant execute on function public.revoke_api_key(uuid) to service_role;
+comment on function public.issue_api_key(uuid, text) is
+  'Staff or the service itself: creates an API key for a client and returns it; the key is not stored and '
+  'cannot be shown again.';
+comment on function public.revoke_api_key(uuid) is
+  'Staff or the service itself: revokes an API key for good; requests with it are refused from the next one on.';
 
 -- ============================================================================================
 -- RPC: record_transaction, unchanged but for its guard

@@ -81,6 +81,7 @@ describe('record_transaction under hostile input', () => {
           } catch (error) {
             const code = (error as { code?: string }).code;
             expect(REFUSALS, `${code}: ${(error as Error).message}`).toContain(code);
+            if (code === '42501') expect(WRITERS).not.toContain(input.caller);
             const after = await sql`select count(*)::int as n from public.transaction where client_id in ${sql([c.alice.id, c.eve.id])}`;
             expect(after[0].n).toBe(before[0].n);
             outcomes.refused++;
@@ -149,6 +150,7 @@ describe('issue_api_key and revoke_api_key under hostile input', () => {
           } catch (error) {
             const code = (error as { code?: string }).code;
             expect(KEY_REFUSALS, `${code}: ${(error as Error).message}`).toContain(code);
+            if (code === '42501') expect(WRITERS).not.toContain(input.caller);
             expect(await keyCount()).toBe(before);
             outcomes.refused++;
           }

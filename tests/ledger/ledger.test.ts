@@ -1,7 +1,7 @@
 // The wallet ledger RPC (public.record_transaction): who may call it, the sign convention, the
 // balance_after it writes, overdraws, references and bad input. Each test opens its own wallets.
 import { describe, expect, test } from 'vitest';
-import { as, cast, connect, grantModes, outcome, signUp } from '../helpers/db.ts';
+import { as, cast, connect, grantModes, outcome } from '../helpers/db.ts';
 import { ledgerOf, openWallet, record, type Movement } from './record.ts';
 
 describe.each(grantModes)('who may record (%s)', (mode) => {
@@ -35,13 +35,9 @@ describe.each(grantModes)('who may record (%s)', (mode) => {
     expect(await outcome(() => record(sql, 'anon', { client: alice, type: 'deposit', amount: '10' }))).toBe('42501');
     expect(await ledgerOf(sql, alice)).toEqual({ balance: '0.0000', transactions: [] });
   });
-});
-
-describe('the ledger', () => {
-  const sql = connect();
 
   test('the service itself may record: with the service key (service_role) and as the database owner', async () => {
-    const alice = await signUp(sql, 'alice');
+    const { alice } = await cast(sql);
     await openWallet(sql, alice);
 
     const byServiceKey = await record(sql, 'service_role', { client: alice, type: 'deposit', amount: '5' });
@@ -49,6 +45,10 @@ describe('the ledger', () => {
     expect(byServiceKey).toMatchObject({ amount: '5.0000', balance_after: '5.0000', created_by: null });
     expect(byOwner).toMatchObject({ amount: '2.0000', balance_after: '7.0000', created_by: null });
   });
+});
+
+describe('the ledger', () => {
+  const sql = connect();
 
   describe('sign convention: amount is the signed effect on the balance', () => {
     test.each([

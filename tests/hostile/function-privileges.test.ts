@@ -1,0 +1,34 @@
+// Which database functions each API role can call: the whole list, read from the catalog, so a new
+// function that forgets its revoke, or a grant too many, fails here before it reaches the API.
+// Callable means usage on the function's schema and execute on the function.
+import { describe, expect, it } from 'vitest';
+import { connect, grantModes } from '../helpers/db.ts';
+
+const callable = {
+  anon: [],
+  authenticated: [
+    'private.is_staff', 'private.require_key_manager', 'private.require_staff',
+    'public.issue_api_key', 'public.record_transaction', 'public.revoke_api_key',
+  ],
+  // The service key: the same functions; their guards let it through where staff would pass.
+  service_role: [
+    'private.is_staff', 'private.require_key_manager', 'private.require_staff',
+    'public.issue_api_key', 'public.record_transaction', 'public.revoke_api_key',
+  ],
+};
+
+describe.each(grantModes)('functions the API roles can call (%s)', (mode) => {
+  const sql = connect(mode);
+
+  it.each(Object.entries(callable))('%s calls exactly these', async (role, expected) => {
+    const rows = await sql<{ fn: string }[]>`
+      select n.nspname || '.' || p.proname as fn
+      from pg_catalog.pg_proc p
+      join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+      where n.nspname in ('public', 'private')
+        and pg_catalog.has_schema_privilege(${role}, n.oid, 'usage')
+        and pg_catalog.has_function_privilege(${role}, p.oid, 'execute')
+      order by 1`;
+    expect(rows.map((r) => r.fn)).toEqual(expected);
+  });
+});
