@@ -131,6 +131,16 @@ describe('reconnecting during an outage', () => {
 
 describe('settings from the environment', () => {
   const from = (values: Record<string, string>) => databaseOptionsFromEnv((name) => values[name]);
+  /** The statement_timeout a connection of a pool with `options` gets, as Postgres reports it. */
+  async function statementTimeoutOf(options: Parameters<typeof pool>[0]): Promise<string> {
+    const db = pool(options);
+    try {
+      const [row] = await db`select current_setting('statement_timeout') as timeout`;
+      return row.timeout;
+    } finally {
+      await db.end();
+    }
+  }
 
   it('defaults to a pool of 10, a 5 s connect timeout and a 5 s statement timeout', () => {
     expect(from({})).toEqual({ max: 10, connectTimeoutSeconds: 5, statementTimeoutMs: 5_000 });
@@ -139,13 +149,7 @@ describe('settings from the environment', () => {
   it('reads DB_POOL_MAX, DB_CONNECT_TIMEOUT_S and DB_STATEMENT_TIMEOUT_MS, and the pool applies them', async () => {
     const options = from({ DB_POOL_MAX: '2', DB_CONNECT_TIMEOUT_S: '1.5', DB_STATEMENT_TIMEOUT_MS: '250' });
     expect(options).toEqual({ max: 2, connectTimeoutSeconds: 1.5, statementTimeoutMs: 250 });
-    const db = pool(options);
-    try {
-      const [row] = await db`select current_setting('statement_timeout') as timeout`;
-      expect(row.timeout).toBe('250ms');
-    } finally {
-      await db.end();
-    }
+    expect(await statementTimeoutOf(options)).toBe('250ms');
   });
 
   it.each([
@@ -166,12 +170,6 @@ describe('settings from the environment', () => {
     }
     const options = from(Object.fromEntries(Object.entries(limits).map(([name, limit]) => [name, String(limit)])));
     expect(options).toEqual({ max: 1000, connectTimeoutSeconds: 600, statementTimeoutMs: 2 ** 31 - 1 });
-    const db = pool(options);
-    try {
-      const [row] = await db`select current_setting('statement_timeout') as timeout`;
-      expect(row.timeout).toBe('2147483647ms');
-    } finally {
-      await db.end();
-    }
+    expect(await statementTimeoutOf(options)).toBe('2147483647ms');
   });
 });
