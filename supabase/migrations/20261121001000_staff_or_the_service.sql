@@ -17,22 +17,27 @@ grant usage on schema private to service_role;
 -- Helper functions
 -- ============================================================================================
 -- Security invoker, so current_user is the caller. The roles let through are named: any other role
--- (a custom JWT role, one granted authenticated) must be staff.
+-- (a custom JWT role, one granted authenticated) must be staff. The schema's owner (or a member of it,
+-- superusers included) passes only outside an API request: inside a security-definer function that
+-- it owns, called for a request, current_user is the owner too, and the caller must still be staff.
 create function private.require_staff(action text) returns void
 language plpgsql stable
 set search_path = ''
 as $$
 begin
   if current_user <> 'service_role'
-     and not pg_catalog.pg_has_role(
-       current_user, (select n.nspowner from pg_catalog.pg_namespace n where n.nspname = 'private'), 'member')
+     and not (
+       coalesce(pg_catalog.current_setting('request.jwt.claims', true), '') = ''
+       and coalesce(pg_catalog.pg_has_role(
+         current_user, (select n.nspowner from pg_catalog.pg_namespace n where n.nspname = 'private'), 'member'), false))
      and not (select private.is_staff()) then
     raise exception 'only staff may %', action using errcode = '42501';
   end if;
 end;
 $$;
 comment on function private.require_staff(text) is
-  'Raises 42501 unless the caller is staff, service_role, or the owner of this project''s schema.';
+  'Raises 42501 unless the caller is staff, service_role, or (outside an API request) the owner of this '
+  'project''s schema or a member of it.';
 revoke execute on function private.require_staff(text) from public, anon;
 grant execute on function private.require_staff(text) to authenticated, service_role;
 

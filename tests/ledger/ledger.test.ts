@@ -1,7 +1,8 @@
 // The wallet ledger RPC (public.record_transaction): who may call it, the sign convention, the
 // balance_after it writes, overdraws, references and bad input. Each test opens its own wallets.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { as, cast, connect, grantModes, outcome } from '../helpers/db.ts';
+import { type Account, as, cast, claimsFor, connect, grantModes, outcome } from '../helpers/db.ts';
 import { ledgerOf, openWallet, record, type Movement } from './record.ts';
 
 describe.each(grantModes)('who may record (%s)', (mode) => {
@@ -44,6 +45,41 @@ describe.each(grantModes)('who may record (%s)', (mode) => {
     const [byOwner] = await sql`select * from public.record_transaction(${alice.id}::uuid, 'USD', 'deposit', 2)`;
     expect(byServiceKey).toMatchObject({ amount: '5.0000', balance_after: '5.0000', created_by: null });
     expect(byOwner).toMatchObject({ amount: '2.0000', balance_after: '7.0000', created_by: null });
+  });
+
+  test('the owner inside an API request (a security-definer function) is held to the staff rule', async () => {
+    const { alice, mona } = await cast(sql);
+    await openWallet(sql, alice);
+    // current_user stays the owner, as in a function it owns; the request's claims are set.
+    const asOwnerFor = (caller: Account) => sql.begin(async (tx) => {
+      await tx`select set_config('request.jwt.claims', ${JSON.stringify(claimsFor(caller))}, true)`;
+      return tx`select * from public.record_transaction(${alice.id}::uuid, 'USD', 'deposit', 3)`;
+    });
+
+    expect(await outcome(() => asOwnerFor(alice))).toBe('42501');
+    expect((await asOwnerFor(mona))[0]).toMatchObject({ balance_after: '3.0000', created_by: mona.id });
+  });
+
+  test('a role outside the API\'s own (a custom JWT role) is held to the staff rule', async () => {
+    const { alice, mona } = await cast(sql);
+    await openWallet(sql, alice);
+    // Created inside the transaction, so the failing call that ends it takes the role away too.
+    const asCustomRole = (caller: Account) => sql.begin(async (tx) => {
+      const role = `cgs_custom_${randomUUID().slice(0, 8)}`;
+      await tx.unsafe(`create role ${role} nologin`);
+      await tx.unsafe(`grant usage on schema private to ${role}`);
+      await tx.unsafe(`grant execute on function public.record_transaction(uuid, text, text, numeric, text, text),
+        private.require_staff(text), private.is_staff() to ${role}`);
+      await tx`select set_config('role', ${role}, true),
+                      set_config('request.jwt.claims', ${JSON.stringify(claimsFor(caller))}, true)`;
+      return tx`select * from public.record_transaction(${alice.id}::uuid, 'USD', 'deposit', 3)`;
+    });
+    const messageOf = (run: Promise<unknown>) => run.then(() => 'recorded', (error: Error) => error.message);
+
+    expect(await messageOf(asCustomRole(alice))).toBe('only staff may record transactions');
+    // Staff claims pass the guard; the role then lacks rights on the wallet, and nothing is written.
+    expect(await messageOf(asCustomRole(mona))).toMatch(/permission denied for table wallet/);
+    expect(await ledgerOf(sql, alice)).toEqual({ balance: '0.0000', transactions: [] });
   });
 });
 
