@@ -22,7 +22,7 @@ const handler = createSessionsHandler({
   config: sessionsConfigFromEnv(env),
 });
 
-// Set locally only (0 when unset): Supabase's Edge Runtime serves the function on its own port.
+// Set locally only (0 = not set): Supabase's Edge Runtime serves the function on its own port.
 const port = positiveSetting(env, 'PORT', { fallback: 0, integer: true, max: 65_535 });
 Deno.serve(
   port
