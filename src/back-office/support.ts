@@ -4,7 +4,10 @@ import type { PostgrestResponse, PostgrestSingleResponse } from '@supabase/supab
 import type { Tables, TablesInsert } from '../database.types.ts';
 import type { BackOfficeClient } from './client.ts';
 
-/** What a ticket is opened with; status, assignment and dates are the database's. */
+/**
+ * What a ticket is opened with; status, assignment and dates are the database's. `priority` is for
+ * staff: a client's own ticket opens at `normal`, and any other value is refused by the policy.
+ */
 export type NewTicket = Pick<TablesInsert<'support_ticket'>, 'client_id' | 'subject' | 'priority'>;
 /** A message in the caller's own name (`author_id` must be the signed-in user). */
 export type NewMessage = Pick<TablesInsert<'support_ticket_message'>, 'ticket_id' | 'author_id' | 'body'>;

@@ -2,7 +2,7 @@
 // tickets are opened for oneself, messages are signed by their author, profiles keep their
 // staff-owned fields, and visitors cannot pre-mark a contact message as handled.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { type Cast, as, cast, connect, grantModes, outcome } from '../helpers/db.ts';
+import { type Cast, as, cast, connect, grantModes, outcome, signUp } from '../helpers/db.ts';
 
 describe.each(grantModes)('writing in one\'s own name (%s)', (mode) => {
   const sql = connect(mode);
@@ -24,8 +24,12 @@ describe.each(grantModes)('writing in one\'s own name (%s)', (mode) => {
     expect((await sql`select 1 from public.support_ticket where client_id = ${c.eve.id} and subject = 'Mine?'`).length).toBe(0);
   });
 
-  test('a client may not open a ticket already closed, assigned or back-dated', async () => {
-    for (const extra of [{ status: 'closed' }, { assigned_to: c.mona.id }, { created_at: new Date('2000-01-01') }]) {
+  test('a client may not open a ticket already closed, assigned, prioritised or dated', async () => {
+    const extras = [
+      { status: 'closed' }, { assigned_to: c.mona.id }, { created_at: new Date('2000-01-01') },
+      { priority: 'urgent' }, { updated_at: new Date('2999-01-01') },
+    ];
+    for (const extra of extras) {
       const row = { client_id: c.alice.id, subject: 'Sneaky', ...extra };
       expect(await outcome(() => as(sql, c.alice, (tx) => tx`insert into public.support_ticket ${tx(row)}`))).toBe('42501');
     }
@@ -83,13 +87,24 @@ describe.each(grantModes)('writing in one\'s own name (%s)', (mode) => {
 
   test('a profile owner may not change its status, email, id or created_at', async () => {
     const [before] = await sql`select * from public.profile where id = ${c.alice.id}`;
-    const attempts = [{ status: 'active' === before.status ? 'suspended' : 'active' }, { email: 'new@example.test' }, { created_at: new Date('2000-01-01') }];
+    const attempts = [
+      { status: 'active' === before.status ? 'suspended' : 'active' }, { email: 'new@example.test' },
+      { created_at: new Date('2000-01-01') }, { id: c.eve.id },
+    ];
     for (const change of attempts) {
       const result = await outcome(() => as(sql, c.alice, (tx) => tx`update public.profile set ${tx(change)} where id = ${c.alice.id}`));
       expect(result, JSON.stringify(change)).toBe('42501');
     }
     const [after] = await sql`select * from public.profile where id = ${c.alice.id}`;
     expect(after).toEqual(before);
+  });
+
+  test('an account may not create its own profile: the service does, at sign-up (spec 2.13)', async () => {
+    const carol = await signUp(sql, 'carol');
+    await sql`delete from public.profile where id = ${carol.id}`;
+    const row = { id: carol.id, username: `carol-${carol.id.slice(0, 6)}` };
+    expect(await outcome(() => as(sql, carol, (tx) => tx`insert into public.profile ${tx(row)}`))).toBe('42501');
+    expect(await sql`select 1 from public.profile where id = ${carol.id}`).toHaveLength(0);
   });
 
   test('staff may change a profile\'s status and email', async () => {
