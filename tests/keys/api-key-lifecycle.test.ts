@@ -1,6 +1,7 @@
 // API keys (spec 5): issued and revoked by staff over RPC, shown once, stored as a SHA-256 only,
 // and a key that is revoked or not active stops working on the very next request.
 import { createHash } from 'node:crypto';
+import type { TransactionSql } from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { as, type Cast, cast, connect, outcome, signUp } from '../helpers/db.ts';
 import { issueKey, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
@@ -92,6 +93,23 @@ describe('revoke_api_key and key status', () => {
     expect(row.status).toBe('active');
     expect(await outcome(() => as(sql, people.adam, (tx) => tx`select * from public.revoke_api_key(gen_random_uuid())`)))
       .toBe('P0002');
+  });
+
+  it('keeps a revoked key revoked: neither staff nor the owner can bring it back (23514)', async () => {
+    const { key, keyId } = await issueKey(sql, people.alice);
+    await as(sql, people.mona, (tx) => tx`select * from public.revoke_api_key(${keyId})`);
+    const [before] = await sql`select status, revoked_at from public.api_key where id = ${keyId}`;
+
+    const reactivate = (tx: TransactionSql) => tx`update public.api_key set status = 'active', revoked_at = null where id = ${keyId}`;
+    expect(await outcome(() => as(sql, people.mona, reactivate))).toBe('23514');
+    expect(await outcome(() => sql.begin(reactivate))).toBe('23514');
+    expect(await outcome(() => sql`update public.api_key set revoked_at = now() - interval '1 day' where id = ${keyId}`)).toBe('23514');
+    expect(await outcome(() => sql`update public.api_key set status = 'suspended', revoked_at = null where id = ${keyId}`)).toBe('23514');
+    // Its label is still the staff's to change.
+    await as(sql, people.mona, (tx) => tx`update public.api_key set label = 'Leaked 2026-11' where id = ${keyId}`);
+
+    expect(await sql`select status, revoked_at from public.api_key where id = ${keyId}`).toEqual([before]);
+    expect((await create(key)).status).toBe(401);
   });
 
   it('refuses a suspended key with 401, and accepts it again once staff reactivate it', async () => {
