@@ -17,9 +17,24 @@ export const defaultRetryPolicy: RetryPolicy = { max: 2, baseDelayMs: 250, maxDe
 /** 409: the same Idempotency-Key is still running; 503: the service could not reach its database. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([409, 503]);
 
+/**
+ * The policy from the client's `retries` option. An option left undefined keeps its default (a
+ * spread would let `undefined` replace it); a value that is negative, not finite or, for `max`, not
+ * whole throws a RangeError when the client is created, rather than making every wait NaN (which
+ * setTimeout reads as 1 ms) or silently turning retrying off.
+ */
 export function retryPolicy(retries: number | RetryOptions | undefined): RetryPolicy {
-  if (typeof retries === 'number') return { ...defaultRetryPolicy, max: retries };
-  return { ...defaultRetryPolicy, ...retries };
+  const given: RetryOptions = typeof retries === 'number' ? { max: retries } : (retries ?? {});
+  const policy = { ...defaultRetryPolicy };
+  for (const name of Object.keys(defaultRetryPolicy) as (keyof RetryPolicy)[]) {
+    const value = given[name];
+    if (value === undefined) continue;
+    if (!Number.isFinite(value) || value < 0 || (name === 'max' && !Number.isInteger(value))) {
+      throw new RangeError(`retries.${name} must be ${name === 'max' ? 'a whole number' : 'a number'} >= 0, not ${value}`);
+    }
+    policy[name] = value;
+  }
+  return policy;
 }
 
 /** Retry-After (RFC 9110): delay-seconds or an HTTP-date; 0 when absent or unreadable. */

@@ -1,5 +1,6 @@
 // The SDK's wait before a retry: exponential, jittered, never before Retry-After, never past the cap.
 import { describe, expect, it } from 'vitest';
+import { createOperatorClient } from '../../src/sdk/operator-client.ts';
 import { retryAfterMs, retryDelayMs, retryPolicy } from '../../src/sdk/retry.ts';
 
 describe('retry timing', () => {
@@ -34,5 +35,17 @@ describe('retry timing', () => {
     expect(retryPolicy(5)).toEqual({ max: 5, baseDelayMs: 250, maxDelayMs: 30_000 });
     expect(retryPolicy({ maxDelayMs: 10 })).toEqual({ max: 2, baseDelayMs: 250, maxDelayMs: 10 });
     expect(retryPolicy(undefined).max).toBe(2);
+  });
+
+  it('keeps the default for an option passed as undefined (as from an unset setting)', () => {
+    expect(retryPolicy({ max: undefined, maxDelayMs: undefined, baseDelayMs: 100 }))
+      .toEqual({ max: 2, baseDelayMs: 100, maxDelayMs: 30_000 });
+  });
+
+  it.each([
+    [{ maxDelayMs: Number.NaN }], [{ baseDelayMs: -1 }], [{ max: 1.5 }], [{ max: Number.POSITIVE_INFINITY }], [Number.NaN],
+  ])('refuses %j with a RangeError instead of waiting NaN or never retrying', (retries) => {
+    expect(() => retryPolicy(retries)).toThrow(RangeError);
+    expect(() => createOperatorClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', retries })).toThrow(/^retries\./);
   });
 });
