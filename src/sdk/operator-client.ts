@@ -47,6 +47,15 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const policy = retryPolicy(options.retries);
+  // Checked here, not by fetch: its TypeError would look like a network failure and be retried.
+  if (!URL.canParse(baseUrl) || !['http:', 'https:'].includes(new URL(baseUrl).protocol)) {
+    throw new TypeError(`baseUrl must be an absolute http(s) URL, not "${options.baseUrl}"`);
+  }
+  try {
+    new Headers({ authorization: `Bearer ${options.apiKey}` });
+  } catch {
+    throw new TypeError('apiKey holds characters an HTTP header cannot carry');
+  }
 
   async function call<T>({ method, path, headers, body, signal }: Call): Promise<T> {
     // A POST is repeated only under an Idempotency-Key: the server then answers a retry with the

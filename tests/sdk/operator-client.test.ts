@@ -157,6 +157,17 @@ describe('retries', () => {
     expect(recorded.attempts.map((a) => a.status)).toEqual(['network error', 'network error', 'network error']);
   });
 
+  it('refuses a base URL or API key fetch could not send when the client is created, not after retries', () => {
+    const recorded = recordedFetch();
+    const client = (baseUrl: string, apiKey = api.operator.key) => () => createOperatorClient({ baseUrl, apiKey, fetch: recorded.fetch });
+    expect(client('127.0.0.1:54321/functions/v1')).toThrow('baseUrl must be an absolute http(s) URL');
+    expect(client('ftp://127.0.0.1/functions/v1')).toThrow('baseUrl must be an absolute http(s) URL');
+    for (const key of [`${api.operator.key}\nx`, `${api.operator.key}€`]) {
+      expect(client(api.url, key)).toThrow('apiKey holds characters an HTTP header cannot carry');
+    }
+    expect(recorded.attempts).toHaveLength(0);
+  });
+
   it('retries: 0 turns retrying off', async () => {
     const recorded = recordedFetch();
     const client = operatorClient({ fetch: recorded.fetch, retries: 0 });
