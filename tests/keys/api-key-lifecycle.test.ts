@@ -95,21 +95,46 @@ describe('revoke_api_key and key status', () => {
       .toBe('P0002');
   });
 
-  it('keeps a revoked key revoked: neither staff nor the owner can bring it back (23514)', async () => {
+  it('keeps a revoked key revoked: neither staff nor the owner can change it back (23514)', async () => {
     const { key, keyId } = await issueKey(sql, people.alice);
     await as(sql, people.mona, (tx) => tx`select * from public.revoke_api_key(${keyId})`);
-    const [before] = await sql`select status, revoked_at from public.api_key where id = ${keyId}`;
+    const [before] = await sql`select status, revoked_at, key_hash, key_prefix, client_id from public.api_key where id = ${keyId}`;
 
     const reactivate = (tx: TransactionSql) => tx`update public.api_key set status = 'active', revoked_at = null where id = ${keyId}`;
     expect(await outcome(() => as(sql, people.mona, reactivate))).toBe('23514');
     expect(await outcome(() => sql.begin(reactivate))).toBe('23514');
-    expect(await outcome(() => sql`update public.api_key set revoked_at = now() - interval '1 day' where id = ${keyId}`)).toBe('23514');
-    expect(await outcome(() => sql`update public.api_key set status = 'suspended', revoked_at = null where id = ${keyId}`)).toBe('23514');
+    for (const change of [
+      { revoked_at: new Date('2000-01-01') }, { status: 'suspended', revoked_at: null },
+      { key_prefix: 'cgs_live_other' }, { client_id: people.eve.id }, { key_hash: 'f'.repeat(64) },
+    ]) {
+      expect(await outcome(() => as(sql, people.mona, (tx) => tx`update public.api_key set ${tx(change)} where id = ${keyId}`)), JSON.stringify(change))
+        .toBe('23514');
+    }
     // Its label is still the staff's to change.
     await as(sql, people.mona, (tx) => tx`update public.api_key set label = 'Leaked 2026-11' where id = ${keyId}`);
 
-    expect(await sql`select status, revoked_at from public.api_key where id = ${keyId}`).toEqual([before]);
+    expect(await sql`select status, revoked_at, key_hash, key_prefix, client_id from public.api_key where id = ${keyId}`).toEqual([before]);
     expect((await create(key)).status).toBe(401);
+  });
+
+  it('never lets a revoked key\'s hash onto another key row, even after the revoked row is deleted (23514)', async () => {
+    const { key, keyId } = await issueKey(sql, people.alice);
+    const [{ key_hash: hash }] = await sql`select key_hash from public.api_key where id = ${keyId}`;
+    await as(sql, people.mona, (tx) => tx`select * from public.revoke_api_key(${keyId})`);
+    const other = await issueKey(sql, people.alice);
+
+    // Moving the hash onto an active key; deleting the revoked row, then inserting the hash anew.
+    const moveHash = (tx: TransactionSql) => tx`update public.api_key set key_hash = ${hash} where id = ${other.keyId}`;
+    await as(sql, people.mona, (tx) => tx`delete from public.api_key where id = ${keyId}`);
+    expect(await outcome(() => as(sql, people.mona, moveHash))).toBe('23514');
+    expect(await outcome(() => sql.begin(moveHash))).toBe('23514');
+    const row = { client_id: people.alice.id, key_prefix: key.slice(0, 16), key_hash: hash };
+    expect(await outcome(() => as(sql, people.mona, (tx) => tx`insert into public.api_key ${tx(row)}`))).toBe('23514');
+    expect(await outcome(() => as(sql, 'service_role', (tx) => tx`insert into public.api_key ${tx(row)}`))).toBe('23514');
+
+    expect(await sql`select 1 from public.api_key where key_hash = ${hash}`).toHaveLength(0);
+    expect((await create(key)).status).toBe(401);
+    expect((await create(other.key)).status).toBe(201);
   });
 
   it('refuses a suspended key with 401, and accepts it again once staff reactivate it', async () => {
