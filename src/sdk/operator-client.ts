@@ -44,18 +44,20 @@ interface Call {
 }
 
 export function createOperatorClient(options: OperatorClientOptions): OperatorClient {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const policy = retryPolicy(options.retries);
   // Checked here, not by fetch: its TypeError would look like a network failure and be retried.
+  // Neither value is quoted back: a key set in the wrong variable would end up in the logs.
+  const baseUrl = typeof options.baseUrl === 'string' ? options.baseUrl.replace(/\/+$/, '') : '';
   if (!URL.canParse(baseUrl) || !['http:', 'https:'].includes(new URL(baseUrl).protocol)) {
-    throw new TypeError(`baseUrl must be an absolute http(s) URL, not "${options.baseUrl}"`);
+    throw new TypeError('baseUrl must be an absolute http(s) URL');
   }
+  if (typeof options.apiKey !== 'string' || !options.apiKey.trim()) throw new TypeError('apiKey is missing');
   try {
     new Headers({ authorization: `Bearer ${options.apiKey}` });
   } catch {
     throw new TypeError('apiKey holds characters an HTTP header cannot carry');
   }
+  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const policy = retryPolicy(options.retries);
 
   async function call<T>({ method, path, headers, body, signal }: Call): Promise<T> {
     // A POST is repeated only under an Idempotency-Key: the server then answers a retry with the

@@ -26,6 +26,10 @@ describe.each(grantModes)('staff with a profile that is not active (%s)', (mode)
     expect(await outcome(() => as(sql, mona, (tx) => tx`select * from public.issue_api_key(${alice.id})`))).toBe('42501');
     const [wallet] = await sql`select balance from public.wallet where client_id = ${alice.id}`;
     expect(wallet.balance).toBe('0.0000');
+    // Nor may she make herself active again: status is staff's to change, and she is not staff now.
+    expect(await outcome(() => as(sql, mona, (tx) => tx`update public.profile set status = 'active' where id = ${mona.id}`)))
+      .toBe('42501');
+    expect((await sql`select status from public.profile where id = ${mona.id}`)[0].status).toBe(status);
   });
 
   it('a manager made active again has staff powers again', async () => {

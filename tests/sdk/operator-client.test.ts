@@ -165,6 +165,10 @@ describe('retries', () => {
     for (const key of [`${api.operator.key}\nx`, `${api.operator.key}€`]) {
       expect(client(api.url, key)).toThrow('apiKey holds characters an HTTP header cannot carry');
     }
+    // As from an unset environment variable, in JavaScript (a null key: undefined would take the
+    // helper's default).
+    expect(client(undefined as never)).toThrow('baseUrl must be an absolute http(s) URL');
+    for (const key of [null as never, '', ' ']) expect(client(api.url, key)).toThrow('apiKey is missing');
     expect(recorded.attempts).toHaveLength(0);
   });
 
