@@ -1,18 +1,21 @@
 -- Demo content for a local database: never run in production (reference data lives in the
 -- migrations). Three demo accounts, password "demo-password" for each:
 --   admin@demo.test (admin), manager@demo.test (manager), client@demo.test (client)
+-- The token columns are '' as Supabase Auth writes them: it cannot read NULL there, and sign-in
+-- would fail with "Database error querying schema" (supabase/auth#1940).
 insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+                        confirmation_token, recovery_token, email_change_token_new, email_change,
                         raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
 values
   ('00000000-0000-0000-0000-000000000000', 'a0000000-0000-4000-8000-000000000001', 'authenticated',
    'authenticated', 'admin@demo.test', extensions.crypt('demo-password', extensions.gen_salt('bf')),
-   now(), '{"provider":"email","providers":["email"]}', '{"display_name":"Demo Admin","username":"demo-admin"}', now(), now()),
+   now(), '', '', '', '', '{"provider":"email","providers":["email"]}', '{"display_name":"Demo Admin","username":"demo-admin"}', now(), now()),
   ('00000000-0000-0000-0000-000000000000', 'a0000000-0000-4000-8000-000000000002', 'authenticated',
    'authenticated', 'manager@demo.test', extensions.crypt('demo-password', extensions.gen_salt('bf')),
-   now(), '{"provider":"email","providers":["email"]}', '{"display_name":"Demo Manager","username":"demo-manager"}', now(), now()),
+   now(), '', '', '', '', '{"provider":"email","providers":["email"]}', '{"display_name":"Demo Manager","username":"demo-manager"}', now(), now()),
   ('00000000-0000-0000-0000-000000000000', 'a0000000-0000-4000-8000-000000000003', 'authenticated',
    'authenticated', 'client@demo.test', extensions.crypt('demo-password', extensions.gen_salt('bf')),
-   now(), '{"provider":"email","providers":["email"]}', '{"display_name":"Demo Casino","username":"demo-casino"}', now(), now());
+   now(), '', '', '', '', '{"provider":"email","providers":["email"]}', '{"display_name":"Demo Casino","username":"demo-casino"}', now(), now());
 
 -- Sign-up made each of them a client; the first two are also staff.
 insert into public.user_role (user_id, role) values
