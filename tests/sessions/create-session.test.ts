@@ -40,7 +40,8 @@ describe('201 Created', () => {
     const response = await handle(sessionRequest(validBody, { key: alice.key }));
     expect(response.status).toBe(201);
     const session = await response.json();
-    expect(response.headers.get('location')).toBe(`/v3/sessions/${session.id}`);
+    // The path callers use through the gateway: hosted, the function itself sees /v3/sessions.
+    expect(response.headers.get('location')).toBe(`/functions/v1/v3/sessions/${session.id}`);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(session).toMatchObject({ ...validBody, status: 'created', launch_url: expect.stringMatching(/\?token=ey/) });
     expect(Date.parse(session.expires_at) - Date.parse(session.created_at)).toBe(15 * 60 * 1000);
@@ -83,7 +84,7 @@ describe('201 Created', () => {
     await rejected(sessionRequest(validBody, { key: alice.key, url: 'http://api.test/v3/sessionsx' }), 404);
   });
 
-  it('answers on the hosted path /functions/v1/v3/sessions too, with Location under it', async () => {
+  it('answers on the gateway path /functions/v1/v3/sessions too, with the same Location', async () => {
     const response = await handle(sessionRequest(validBody, { key: alice.key, url: 'http://api.test/functions/v1/v3/sessions' }));
     expect(response.status).toBe(201);
     expect(response.headers.get('location')).toMatch(/^\/functions\/v1\/v3\/sessions\/[0-9a-f-]{36}$/);

@@ -61,6 +61,9 @@ interface Outcome {
 }
 
 const SESSIONS = '/v3/sessions';
+// Where callers reach the function: the Supabase gateway's prefix. Hosted, the function sees its
+// paths without it, so Location cannot be built from the request's own path.
+const GATEWAY = '/functions/v1';
 const SESSION = /^\/v3\/sessions\/([^/]+)$/;
 const JWKS = '/v3/.well-known/jwks.json';
 const OPENAPI = '/v3/openapi.json';
@@ -102,7 +105,7 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
 
   const launch = { signer: deps.signer, withToken: withLaunchToken(config.launchBaseUrl) };
 
-  async function createSession(request: Request, path: string): Promise<Response> {
+  async function createSession(request: Request): Promise<Response> {
     const keyHash = apiKeyHash(request.headers);
     const { idempotencyKey, fields } = await authenticatedRejection(deps.sql, keyHash, async () => ({
       idempotencyKey: readIdempotencyKey(request.headers),
@@ -140,7 +143,7 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
     const [result] = await pending;
 
     const created = (body: GameSession, headers: Record<string, string> = {}) =>
-      json(result.response_status!, body, { location: `${path}/${body.id}`, 'cache-control': 'no-store', ...headers });
+      json(result.response_status!, body, { location: `${GATEWAY}${SESSIONS}/${body.id}`, 'cache-control': 'no-store', ...headers });
     switch (result.outcome) {
       case 'created':
         return created(session);
@@ -173,12 +176,12 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
   }
 
   function route(request: Request): Response | Promise<Response> {
-    // Hosted, the function sees /v3/...; through the local gateway path, /functions/v1/v3/...
+    // Hosted, the function sees /v3/...; served by npm start, /functions/v1/v3/... as callers send it.
     const path = new URL(request.url).pathname.replace(/\/+$/, '');
-    const resource = path.replace(/^\/functions\/v1(?=\/)/, '');
+    const resource = path.startsWith(`${GATEWAY}/`) ? path.slice(GATEWAY.length) : path;
     if (resource === SESSIONS) {
       if (request.method !== 'POST') throw methodNotAllowed('POST');
-      return createSession(request, path);
+      return createSession(request);
     }
     const session = SESSION.exec(resource);
     if (session) {
