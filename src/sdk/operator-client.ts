@@ -4,6 +4,8 @@ import { ApiError } from './api-error.ts';
 import { RETRYABLE_STATUSES, retryDelayMs, type RetryOptions, retryPolicy, sleep } from './retry.ts';
 import type { CreatedSession, GameSession, SessionInput, SessionRequest } from './types.ts';
 
+const DEFAULT_TIMEOUT_MS = 15_000;
+
 export interface OperatorClientOptions {
   /** The API's server URL: `{SUPABASE_URL}/functions/v1`, or `http://127.0.0.1:54321/functions/v1` locally. */
   baseUrl: string;
@@ -11,8 +13,14 @@ export interface OperatorClientOptions {
   apiKey: string;
   /** A fetch implementation; the global one by default. */
   fetch?: typeof fetch;
-  /** How many times to retry a 409, a 503 or a network failure (a number), or the full policy. */
+  /** How many times to retry a 409, a 503, a network failure or a timeout (a number), or the full policy. */
   retries?: number | RetryOptions;
+  /**
+   * How long one attempt may take, answer body included, before it counts as failed (and is retried
+   * like a network failure): 15 s by default, which covers the function's own 5 s connect and 5 s
+   * statement timeouts. Without it a connection that never answers holds a call for minutes.
+   */
+  timeoutMs?: number;
 }
 
 export interface RequestOptions {
@@ -58,6 +66,8 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
   }
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const policy = retryPolicy(options.retries);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new RangeError(`timeoutMs must be a positive number, not ${timeoutMs}`);
 
   async function call<T>({ method, path, headers, body, signal }: Call): Promise<T> {
     // A POST is repeated only under an Idempotency-Key: the server then answers a retry with the
@@ -65,7 +75,6 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
     const retryable = method === 'GET' || headers?.['idempotency-key'] !== undefined;
     const init: RequestInit = {
       method,
-      signal,
       headers: {
         accept: 'application/json',
         authorization: `Bearer ${options.apiKey}`,
@@ -76,15 +85,22 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
     };
     for (let attempt = 0;; attempt++) {
       const canRetry = retryable && attempt < policy.max;
+      // The caller's signal ends the whole call; the attempt's timeout only this attempt.
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const attemptSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
       let response: Response;
+      let answer: T;
       try {
-        response = await fetchImpl(`${baseUrl}${path}`, init);
+        response = await fetchImpl(`${baseUrl}${path}`, { ...init, signal: attemptSignal });
+        // A 2xx body is read within the attempt: a body that stalls times out like a silent server.
+        if (response.ok) answer = (await response.json()) as T;
       } catch (error) {
-        if (!canRetry || signal?.aborted) throw error;
+        if (signal?.aborted) throw signal.reason;
+        if (!canRetry || (!timeout.aborted && !(error instanceof TypeError))) throw timeout.aborted ? timeout.reason : error;
         await sleep(retryDelayMs(policy, attempt), signal);
         continue;
       }
-      if (response.ok) return (await response.json()) as T;
+      if (response.ok) return answer!;
       if (canRetry && RETRYABLE_STATUSES.has(response.status)) {
         await response.body?.cancel();
         await sleep(retryDelayMs(policy, attempt, response.headers.get('retry-after')), signal);

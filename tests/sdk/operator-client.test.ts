@@ -2,6 +2,8 @@
 // really created and read back, errors are the function's own problem bodies, and retries are
 // provoked by the real conditions (a key still in flight, an unreachable database, a closed port).
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { ApiError, createOperatorClient, type OperatorClientOptions } from '../../src/sdk/index.ts';
@@ -38,6 +40,18 @@ function recordedFetch() {
     }
   };
   return { fetch: fetchAndRecord, attempts, firstAnswer };
+}
+
+/** Runs `use` against a server that accepts connections and requests and never answers. */
+async function withSilentServer(use: (baseUrl: string) => Promise<void>): Promise<void> {
+  const server = createServer(() => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}/functions/v1`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 }
 
 const operatorClient = (options: Partial<OperatorClientOptions> = {}) =>
@@ -170,6 +184,34 @@ describe('retries', () => {
     expect(client(undefined as never)).toThrow('baseUrl must be an absolute http(s) URL');
     for (const key of [null as never, '', ' ']) expect(client(api.url, key)).toThrow('apiKey is missing');
     expect(recorded.attempts).toHaveLength(0);
+  });
+
+  it('an attempt with no answer times out (timeoutMs) and is retried; after the last, a TimeoutError', async () => {
+    await withSilentServer(async (url) => {
+      const recorded = recordedFetch();
+      const client = createOperatorClient({
+        baseUrl: url, apiKey: api.operator.key, fetch: recorded.fetch, timeoutMs: 200, retries: { max: 1, baseDelayMs: 10 },
+      });
+      const error = await client.sessions.create(input).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'TimeoutError' });
+      expect(recorded.attempts.map((a) => a.status)).toEqual(['network error', 'network error']);
+      expect(new Set(recorded.attempts.map((a) => a.idempotencyKey)).size).toBe(1);
+    });
+  });
+
+  it("the caller's signal ends the call at once, with its reason, and is not retried", async () => {
+    await withSilentServer(async (url) => {
+      const recorded = recordedFetch();
+      const client = createOperatorClient({ baseUrl: url, apiKey: api.operator.key, fetch: recorded.fetch, retries: 3 });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error('the player left')), 100);
+      await expect(client.sessions.get(randomUUID(), { signal: controller.signal })).rejects.toThrow('the player left');
+      expect(recorded.attempts).toHaveLength(1);
+    });
+  });
+
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses timeoutMs %s with a RangeError', (timeoutMs) => {
+    expect(() => operatorClient({ timeoutMs })).toThrow(RangeError);
   });
 
   it('retries: 0 turns retrying off', async () => {
