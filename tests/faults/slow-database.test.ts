@@ -1,12 +1,12 @@
 // A slow or silent database cannot pile requests up without bound: each statement is cut off at
 // statement_timeout, each connection attempt at connect_timeout, and a burst larger than the pool
 // waits for one of its N connections instead of opening more. All three come from the environment.
-import { createServer, type Socket } from 'node:net';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import {
   connectDatabase, databaseOptionsFromEnv, reconnectBackoffCapSeconds, settingLimits, type Sql,
 } from '../../supabase/functions/_shared/database.ts';
+import { blackHole } from '../helpers/black-hole.ts';
 import { connect } from '../helpers/db.ts';
 import { holdKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody, writesBy } from '../sessions/helpers.ts';
 
@@ -82,11 +82,8 @@ describe('pool size', () => {
 
 describe('connect_timeout', () => {
   it('gives up on a server that accepts connections and never answers: 503 within the timeout', async () => {
-    const held: Socket[] = [];
-    const blackHole = createServer((socket) => held.push(socket)); // accepts, never speaks
-    const port = await freePort();
-    await new Promise<void>((resolve) => blackHole.listen(port, '127.0.0.1', resolve));
-    const db = connectDatabase(`postgresql://postgres:postgres@127.0.0.1:${port}/postgres`, { connectTimeoutSeconds: 0.5 });
+    const hole = await blackHole();
+    const db = connectDatabase(`postgresql://postgres:postgres@127.0.0.1:${hole.port}/postgres`, { connectTimeoutSeconds: 0.5 });
     const { handle } = await sessionsHandler({ sql: db, logError: () => {} });
     try {
       for (const request of [
@@ -101,11 +98,10 @@ describe('connect_timeout', () => {
         expect(Date.now() - started).toBeGreaterThanOrEqual(450);
         expect(Date.now() - started).toBeLessThan(2_000);
       }
-      expect(held.length).toBeGreaterThan(0); // it did reach the black hole
+      expect(hole.accepted()).toBeGreaterThan(0); // it did reach the black hole
     } finally {
       await db.end({ timeout: 0 });
-      held.forEach((socket) => socket.destroy());
-      blackHole.close();
+      await hole.close();
     }
   });
 });

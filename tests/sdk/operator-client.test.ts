@@ -2,11 +2,10 @@
 // really created and read back, errors are the function's own problem bodies, and retries are
 // provoked by the real conditions (a key still in flight, an unreachable database, a closed port).
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { ApiError, createOperatorClient, type OperatorClientOptions } from '../../src/sdk/index.ts';
+import { blackHole } from '../helpers/black-hole.ts';
 import { serveApiForFile, serveWithoutDatabase, whileKeyInFlight } from '../openapi/served-api.ts';
 import { newOperator } from '../sessions/helpers.ts';
 
@@ -42,15 +41,13 @@ function recordedFetch() {
   return { fetch: fetchAndRecord, attempts, firstAnswer };
 }
 
-/** Runs `use` against a server that accepts connections and requests and never answers. */
+/** Runs `use` against an API base URL whose server accepts connections and never answers. */
 async function withSilentServer(use: (baseUrl: string) => Promise<void>): Promise<void> {
-  const server = createServer(() => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const hole = await blackHole();
   try {
-    await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}/functions/v1`);
+    await use(`http://127.0.0.1:${hole.port}/functions/v1`);
   } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await hole.close();
   }
 }
 
