@@ -117,7 +117,7 @@ export async function measureQueries(
             () => timedStatement(bypassed, service(0), query.byHand, paramsFor(query.byHand, service(0).id), ONE_CORE),
           )
           : undefined;
-        misses.push(missExplained(query.name, t, custom, bypassPlan, customPlan.summary, serial));
+        misses.push(missExplained(query.name, t, custom, bypassPlan, customPlan.summary, data.rows, serial));
       }
       rows.push([
         query.name,
@@ -174,7 +174,10 @@ async function oneCore(underRls: () => Promise<number>, bypassed: () => Promise<
   return { bypassedMs: median(times), ratio: median(ratios) };
 }
 
-function missExplained(name: string, t: Timings, rlsPlan: unknown, bypassPlan: unknown, planSummary: string, serial?: OneCore): string {
+function missExplained(
+  name: string, t: Timings, rlsPlan: unknown, bypassPlan: unknown, planSummary: string,
+  tableRows: Record<string, number>, serial?: OneCore,
+): string {
   const head = `"${name}": ${times(t.rlsRequest / t.bypassedRequest)} at the request level ` +
     `(${ms(t.rlsRequest)} ms against ${ms(t.bypassedRequest)} ms).`;
   if (workers(bypassPlan) > workers(rlsPlan)) {
@@ -183,17 +186,40 @@ function missExplained(name: string, t: Timings, rlsPlan: unknown, bypassPlan: u
       `statement takes ${ms(serial.bypassedMs)} ms, and the one-process scan under RLS costs ${times(serial.ratio)} ` +
       `that (median of 9 rounds, the two side by side); the rest of the gap is the second core.`;
     return `${head} Bypassed, Postgres runs it as a parallel plan (${workers(bypassPlan)} workers); under RLS it ` +
-      `cannot, because the policy calls Supabase's auth.uid(), which is not marked parallel safe, so the whole ` +
-      `scan runs in one process on this ${os.availableParallelism()}-core machine.${oneCoreNote} On one core the policy ` +
-      'still costs something per row: the helpers are InitPlans, evaluated once (plan column), but each row\'s ' +
-      'client_id is read and compared before the staff arm is reached. That order is deliberate: a client\'s own ' +
-      'rows pass the first arm, so is_staff() never runs for them, and client reads are the common request. ' +
-      'Fixing the parallelism means auth.uid() marked parallel safe, which is Supabase\'s function to change.';
+      'cannot: something in the query, a policy included, calls a function not labelled parallel safe, so the ' +
+      `whole scan runs in one process on this ${os.availableParallelism()}-core machine.${oneCoreNote}`;
+  }
+  const filtered = filteredScan(rlsPlan);
+  const rows = filtered && tableRows[filtered.relation];
+  if (filtered && rows) {
+    const perRow = ((t.rlsStatement - t.bypassedStatement) * 1e6) / rows;
+    return `${head} Both sides run ${workers(rlsPlan) ? `in parallel (${workers(rlsPlan)} workers)` : 'in one process'}, ` +
+      `and the helpers run once (plan column), but the policy is a filter on the scan of ${filtered.relation}: ` +
+      `every one of its ${rows.toLocaleString('en')} rows passes through it (${filtered.filter}), about ` +
+      `${perRow.toFixed(0)} ns a row at the statement level, on a scan that otherwise does little more than count. ` +
+      'The client arm comes first on purpose: a client\'s own rows pass it, so is_staff() never runs for them, ' +
+      'and client reads are the common request.';
   }
   return `${head} A fixed cost per statement of ${((t.rlsStatement - t.bypassedStatement) * 1000).toFixed(0)} µs ` +
     `at the statement level, ${((t.rlsRequest - t.bypassedRequest) * 1000).toFixed(0)} µs at the request level ` +
     `(plan: ${planSummary}: the helpers run once per query, and a policy's hashed SubPlan is built once), ` +
     'not per row; on a read this short it still shows in the ratio.';
+}
+
+/** The scan a plan filters with a policy (a Filter that reads an InitPlan's value), if any. */
+function filteredScan(plan: unknown): { relation: string; filter: string } | undefined {
+  const walk = (node: Record<string, unknown>): { relation: string; filter: string } | undefined => {
+    const filter = node.Filter;
+    if (typeof node['Relation Name'] === 'string' && typeof filter === 'string' && filter.includes('InitPlan')) {
+      return { relation: node['Relation Name'], filter };
+    }
+    for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) {
+      const found = walk(child);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk((plan as { Plan: Record<string, unknown> }).Plan);
 }
 
 /** The callers a query rotates over: some clients spread across the id range, mona, or anon. */

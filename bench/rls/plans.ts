@@ -10,9 +10,10 @@ interface PlanNode {
 }
 
 // How each helper shows in EXPLAIN VERBOSE. auth.uid() is a plain SQL function and gets
-// inlined, so its body is what shows.
+// inlined, so its body is what shows; private.uid() (plpgsql, like is_staff()) shows by name.
 const helpers: Record<string, string> = {
   'auth.uid()': "current_setting('request.jwt.claim",
+  'uid()': 'private.uid()',
   'is_staff()': 'private.is_staff()',
 };
 

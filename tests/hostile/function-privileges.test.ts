@@ -6,8 +6,9 @@ import { connect, grantModes } from '../helpers/db.ts';
 
 const callable = {
   anon: [],
+  // private.uid(): the caller's id in read policies, which run as the caller.
   authenticated: [
-    'private.is_staff', 'private.require_key_manager', 'private.require_staff',
+    'private.is_staff', 'private.require_key_manager', 'private.require_staff', 'private.uid',
     'public.issue_api_key', 'public.record_transaction', 'public.revoke_api_key',
   ],
   // The service key: the same functions; their guards let it through where staff would pass.
