@@ -206,11 +206,15 @@ function missExplained(
     'not per row; on a read this short it still shows in the ratio.';
 }
 
-/** The scan a plan filters with a policy (a Filter that reads an InitPlan's value), if any. */
+/**
+ * The scan that runs a whole table through a policy: a Filter that reads an InitPlan's value, on a
+ * scan with no index condition to narrow it (a client's read by client_id filters its own rows only).
+ */
 function filteredScan(plan: unknown): { relation: string; filter: string } | undefined {
   const walk = (node: Record<string, unknown>): { relation: string; filter: string } | undefined => {
     const filter = node.Filter;
-    if (typeof node['Relation Name'] === 'string' && typeof filter === 'string' && filter.includes('InitPlan')) {
+    if (typeof node['Relation Name'] === 'string' && typeof filter === 'string' && filter.includes('InitPlan') &&
+      !('Index Cond' in node)) {
       return { relation: node['Relation Name'], filter };
     }
     for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) {
