@@ -47,7 +47,7 @@ export function judgeMemory(samples: Sample[]): MemoryVerdict {
   return {
     startMiB: samples[0].y,
     settledMiB: settled.y,
-    lowMiB: Math.min(...samples.filter((s) => s.x >= SETTLE_S).map((s) => s.y)),
+    lowMiB: Math.min(...samples.filter((s) => s.x >= settled.x).map((s) => s.y)),
     peakMiB: Math.max(...samples.map((s) => s.y)),
     endMiB: end.y,
     slopeMiBPerMin,
