@@ -1,4 +1,5 @@
 // Percentiles of latency samples and the slope of a series, for load runs.
+import { median } from './measure.ts';
 
 /** The p-th percentile (0 to 100) by nearest rank; NaN for no samples. */
 export function percentile(sorted: Float64Array | number[], p: number): number {
@@ -7,12 +8,17 @@ export function percentile(sorted: Float64Array | number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
 
-/** Least-squares slope of y over x. */
-export function slope(points: { x: number; y: number }[]): number {
-  const n = points.length;
-  const mx = points.reduce((s, p) => s + p.x, 0) / n;
-  const my = points.reduce((s, p) => s + p.y, 0) / n;
-  const num = points.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0);
-  const den = points.reduce((s, p) => s + (p.x - mx) ** 2, 0);
-  return den ? num / den : 0;
+/**
+ * The Theil-Sen slope of y over x: the median of the slopes between every pair of points. Unlike a
+ * least-squares fit, a few points off the line (a short dip, one high sample) do not tilt it.
+ */
+export function medianSlope(points: { x: number; y: number }[]): number {
+  const slopes: number[] = [];
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      const dx = points[j].x - points[i].x;
+      if (dx) slopes.push((points[j].y - points[i].y) / dx);
+    }
+  }
+  return slopes.length ? median(slopes) : 0;
 }

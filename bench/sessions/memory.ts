@@ -1,23 +1,28 @@
 // The function's memory over a sustained run: RSS sampled every second from /proc, and whether it
 // grows. Growth is judged on the part of the run after the heap has settled.
-import { slope } from '../lib/stats.ts';
+import { median } from '../lib/measure.ts';
+import { medianSlope } from '../lib/stats.ts';
 import { rssMiB } from './processes.ts';
 
 export interface MemoryVerdict {
   startMiB: number;
-  /** After the first SETTLE_S seconds: what the end is compared with. */
+  /** The median of the LEVEL_S seconds after the first SETTLE_S: what the end is compared with. */
   settledMiB: number;
-  /** The lowest sample from then on. */
+  /** The lowest sample from SETTLE_S on. */
   lowMiB: number;
   peakMiB: number;
+  /** The median of the last LEVEL_S seconds. */
   endMiB: number;
-  /** Least-squares slope over the last TREND_S seconds (growth only if the end has risen too). */
+  /** Theil-Sen slope over the last TREND_S seconds. */
   slopeMiBPerMin: number;
+  /** Every fifth sample, for the report: the shape behind the verdict. */
+  everyFiveSeconds: number[];
   samples: number;
   grows: boolean;
 }
 
 const SETTLE_S = 10;
+const LEVEL_S = 10;
 const TREND_S = 40;
 /** End at most this much above the settled value... */
 export const GROWTH_FACTOR = 1.2;
@@ -32,27 +37,28 @@ export interface Sample {
 }
 
 /**
- * Whether RSS grows, from samples a second apart. The trend alone is not enough: V8 hands pages
- * back after a collection and takes them again, and a dip like that early in the trend window
- * slopes upward while the run ends where it settled. So a trend counts only when the end is at
- * least half of what that trend would have added since settling above the settled value; a leak
- * rises all the way, and a run that ends 20% above where it settled grows whatever the trend.
+ * Whether RSS grows, from samples a second apart: the end's level more than GROWTH_FACTOR times the
+ * settled level, or a trend over the last TREND_S seconds of SLOPE_LIMIT_MIB_PER_MIN or more.
+ * Levels are medians of LEVEL_S seconds and the trend is a Theil-Sen slope, so neither one sample
+ * on a collection's high nor a short dip (V8 hands pages back and takes them again) decides it; a
+ * slow climb back from a dip looks like a leak and counts as one.
  */
 export function judgeMemory(samples: Sample[]): MemoryVerdict {
-  const end = samples[samples.length - 1];
-  const settled = samples.find((s) => s.x >= SETTLE_S) ?? end;
-  const trend = samples.filter((s) => s.x >= end.x - TREND_S);
-  const slopeMiBPerMin = slope(trend) * 60;
-  const sustained = end.y - settled.y >= ((slopeMiBPerMin / 60) * (end.x - settled.x)) / 2;
+  const last = samples[samples.length - 1];
+  const level = (from: number) => median(samples.filter((s) => s.x >= from && s.x < from + LEVEL_S).map((s) => s.y));
+  const settledMiB = level(Math.min(SETTLE_S, last.x)) || last.y;
+  const endMiB = level(last.x - LEVEL_S + 0.5) || last.y;
+  const slopeMiBPerMin = medianSlope(samples.filter((s) => s.x >= last.x - TREND_S)) * 60;
   return {
     startMiB: samples[0].y,
-    settledMiB: settled.y,
-    lowMiB: Math.min(...samples.filter((s) => s.x >= settled.x).map((s) => s.y)),
+    settledMiB,
+    lowMiB: Math.min(...samples.filter((s) => s.x >= Math.min(SETTLE_S, last.x)).map((s) => s.y)),
     peakMiB: Math.max(...samples.map((s) => s.y)),
-    endMiB: end.y,
+    endMiB,
     slopeMiBPerMin,
+    everyFiveSeconds: samples.filter((_, i) => i % 5 === 0).map((s) => s.y),
     samples: samples.length,
-    grows: end.y > GROWTH_FACTOR * settled.y || (slopeMiBPerMin >= SLOPE_LIMIT_MIB_PER_MIN && sustained),
+    grows: endMiB > GROWTH_FACTOR * settledMiB || slopeMiBPerMin >= SLOPE_LIMIT_MIB_PER_MIN,
   };
 }
 
