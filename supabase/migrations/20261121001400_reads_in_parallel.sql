@@ -14,7 +14,11 @@
 -- The transaction read policy's client_id on its own: deduplicated to about 7 MB per million rows
 -- (the (client_id, created_at) index is 39 MB), so a staff count under the policy is an index-only
 -- scan as small as the one Postgres picks with RLS bypassed, not a scan of the 115 MB table.
-create index transaction_client_id_idx on public.transaction (client_id);
+-- Built inside the migration's transaction, so writes to transaction wait while it builds (about
+-- a second per million rows here). On a far larger table, build it first outside a transaction with
+-- `create index concurrently transaction_client_id_idx on public.transaction (client_id)`; then
+-- this line finds it and does nothing.
+create index if not exists transaction_client_id_idx on public.transaction (client_id);
 
 -- ============================================================================================
 -- Helper functions
