@@ -52,7 +52,7 @@ export const rlsOverhead: Section = {
       },
       notes: [
         'The statement ratio is shown so nobody is misled either way: on a read of 0.1 ms, the fixed ~25 µs of ' +
-          'the policy InitPlans (auth.uid(), is_staff()) and claim parsing reads as 1.2x to 1.3x, while the ' +
+          'the policy InitPlans (private.uid(), is_staff()) and claim parsing reads as 1.2x to 1.3x, while the ' +
           'request a caller waits for (four round trips) carries the same microseconds at a smaller ratio. The ' +
           'target is judged on the request ratio; the added milliseconds are the same fixed cost in both.',
         'Informational rows: a client read without its own filter, under RLS, against the filtered read by hand. ' +
@@ -208,13 +208,14 @@ function missExplained(
 
 /**
  * The scan that runs a whole table through a policy: a Filter that reads an InitPlan's value, on a
- * scan with no index condition to narrow it (a client's read by client_id filters its own rows only).
+ * sequential or index-only scan with no index condition to narrow it (a client's read by client_id,
+ * by index or bitmap, filters its own rows only).
  */
 function filteredScan(plan: unknown): { relation: string; filter: string } | undefined {
   const walk = (node: Record<string, unknown>): { relation: string; filter: string } | undefined => {
     const filter = node.Filter;
     if (typeof node['Relation Name'] === 'string' && typeof filter === 'string' && filter.includes('InitPlan') &&
-      !('Index Cond' in node)) {
+      (node['Node Type'] === 'Seq Scan' || node['Node Type'] === 'Index Only Scan') && !('Index Cond' in node)) {
       return { relation: node['Relation Name'], filter };
     }
     for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) {

@@ -19,7 +19,7 @@ const helpers: Record<string, string> = {
 
 export interface PlanVerdict {
   ok: boolean;
-  /** e.g. "InitPlan: auth.uid(), is_staff(); hashed SubPlan", or what is wrong. */
+  /** e.g. "InitPlan: is_staff(), uid(); hashed SubPlan", or what is wrong. */
   summary: string;
 }
 
