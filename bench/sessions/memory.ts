@@ -45,14 +45,15 @@ export interface Sample {
  */
 export function judgeMemory(samples: Sample[]): MemoryVerdict {
   const last = samples[samples.length - 1];
-  const level = (from: number) => median(samples.filter((s) => s.x >= from && s.x < from + LEVEL_S).map((s) => s.y));
-  const settledMiB = level(Math.min(SETTLE_S, last.x)) || last.y;
-  const endMiB = level(last.x - LEVEL_S + 0.5) || last.y;
+  const settling = samples.filter((s) => s.x >= SETTLE_S && s.x < SETTLE_S + LEVEL_S);
+  const settledMiB = settling.length ? median(settling.map((s) => s.y)) : last.y;
+  // Samples come a second apart: the last LEVEL_S of them are the last LEVEL_S seconds.
+  const endMiB = median(samples.slice(-LEVEL_S).map((s) => s.y));
   const slopeMiBPerMin = medianSlope(samples.filter((s) => s.x >= last.x - TREND_S)) * 60;
   return {
     startMiB: samples[0].y,
     settledMiB,
-    lowMiB: Math.min(...samples.filter((s) => s.x >= Math.min(SETTLE_S, last.x)).map((s) => s.y)),
+    lowMiB: Math.min(...samples.filter((s) => s.x >= SETTLE_S).map((s) => s.y), last.y),
     peakMiB: Math.max(...samples.map((s) => s.y)),
     endMiB,
     slopeMiBPerMin,
