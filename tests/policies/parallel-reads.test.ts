@@ -10,16 +10,16 @@ const tables = ['user_role', 'profile', 'currency', 'game_provider', 'wallet', '
   'support_ticket', 'support_ticket_message', 'contact_submission', 'app_setting', 'game_session'];
 
 // The planner's price of going parallel set to nothing, so a tiny table gets a parallel plan too.
-const free = ['parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size',
-  'min_parallel_index_scan_size'];
+const parallelForFree = ['parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size',
+  'min_parallel_index_scan_size'].map((setting) => `set local ${setting} = 0`)
+  .concat('set local max_parallel_workers_per_gather = 2').join('; ');
 
 describe.each(grantModes)('read policies and parallel plans (%s)', (mode) => {
   const sql = connect(mode);
 
   async function planOf(caller: Caller, query: string): Promise<string> {
     return as(sql, caller, async (tx) => {
-      for (const setting of free) await tx`select set_config(${setting}, '0', true)`;
-      await tx`select set_config('max_parallel_workers_per_gather', '2', true)`;
+      await tx.unsafe(parallelForFree);
       const [row] = await tx.unsafe(`explain (format json) ${query}`);
       return JSON.stringify(row['QUERY PLAN']);
     });
