@@ -138,14 +138,19 @@ describe('settings from the environment', () => {
     }
   }
 
-  it('defaults to a pool of 10, a 5 s connect timeout and a 5 s statement timeout', () => {
-    expect(from({})).toEqual({ max: 10, connectTimeoutSeconds: 5, statementTimeoutMs: 5_000 });
+  it('defaults to a pool of 10, a 5 s connect timeout, a 5 s statement timeout and no prepared statements', () => {
+    expect(from({})).toEqual({ max: 10, connectTimeoutSeconds: 5, statementTimeoutMs: 5_000, prepare: false });
   });
 
-  it('reads DB_POOL_MAX, DB_CONNECT_TIMEOUT_S and DB_STATEMENT_TIMEOUT_MS, and the pool applies them', async () => {
-    const options = from({ DB_POOL_MAX: '2', DB_CONNECT_TIMEOUT_S: '1.5', DB_STATEMENT_TIMEOUT_MS: '250' });
-    expect(options).toEqual({ max: 2, connectTimeoutSeconds: 1.5, statementTimeoutMs: 250 });
+  it('reads DB_POOL_MAX, DB_CONNECT_TIMEOUT_S, DB_STATEMENT_TIMEOUT_MS and DB_PREPARE, and the pool applies them', async () => {
+    const options = from({ DB_POOL_MAX: '2', DB_CONNECT_TIMEOUT_S: '1.5', DB_STATEMENT_TIMEOUT_MS: '250', DB_PREPARE: 'true' });
+    expect(options).toEqual({ max: 2, connectTimeoutSeconds: 1.5, statementTimeoutMs: 250, prepare: true });
     expect(await statementTimeoutOf(options)).toBe('250ms');
+    expect(from({ DB_PREPARE: 'false' }).prepare).toBe(false);
+  });
+
+  it.each(['yes', '1', 'TRUE', ' true'])('refuses to start with DB_PREPARE=%j rather than guess', (value) => {
+    expect(() => from({ DB_PREPARE: value })).toThrow('DB_PREPARE must be true or false');
   });
 
   it.each([
@@ -165,7 +170,7 @@ describe('settings from the environment', () => {
       expect(() => from({ [name]: String(limit + 1) })).toThrow(`${name} must be a positive`);
     }
     const options = from(Object.fromEntries(Object.entries(limits).map(([name, limit]) => [name, String(limit)])));
-    expect(options).toEqual({ max: 1000, connectTimeoutSeconds: 600, statementTimeoutMs: 2 ** 31 - 1 });
+    expect(options).toEqual({ max: 1000, connectTimeoutSeconds: 600, statementTimeoutMs: 2 ** 31 - 1, prepare: false });
     expect(await statementTimeoutOf(options)).toBe('2147483647ms');
   });
 });

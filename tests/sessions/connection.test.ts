@@ -1,5 +1,5 @@
-// The endpoint's database connection: safe behind Supabase's transaction pooler and bounded in
-// time, and the line between "database unavailable" (503, retry) and a bug (500).
+// The endpoint's database connection: safe behind Supabase's transaction pooler unless told it is
+// direct, bounded in time, and the line between "database unavailable" (503, retry) and a bug (500).
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { connectDatabase, isDatabaseUnavailable } from '../../supabase/functions/_shared/database.ts';
 
@@ -20,6 +20,20 @@ describe('connectDatabase', () => {
       expect(isDatabaseUnavailable(error)).toBe(true);
     } finally {
       await short.end();
+    }
+  });
+
+  it.each([
+    ['by default, none (the transaction pooler cannot keep them)', {}, 0],
+    ['with prepare (a direct connection), the statement, once', { prepare: true }, 1],
+  ])('prepares statements on its connection: %s', async (_name, options, prepared) => {
+    const pool = connectDatabase(inject('databaseUrl'), { max: 1, ...options });
+    try {
+      for (let n = 0; n < 3; n++) expect(await pool`select ${n}::int as n`).toEqual([{ n }]);
+      const [row] = await pool`select count(*)::int as count from pg_prepared_statements where statement = 'select $1::int as n'`;
+      expect(row.count).toBe(prepared);
+    } finally {
+      await pool.end();
     }
   });
 

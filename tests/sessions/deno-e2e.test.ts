@@ -174,6 +174,27 @@ describe('v3 under Deno: the launch token settings', () => {
     expect(error.message).not.toContain(privateJwk.d);
   });
 
+  it('serves with prepared statements on a direct connection (DB_PREPARE=true)', async () => {
+    const prepared = await serveFunction({
+      databaseUrl: inject('databaseUrl'), port: await freePort(), env: { DENO_DIR: denoDir, DB_POOL_MAX: '1', DB_PREPARE: 'true' },
+    });
+    try {
+      // One connection: the second and third calls run the statement the first one prepared.
+      for (const player of ['prepared-1', 'prepared-2', 'prepared-3']) {
+        const response = await post({ ...validBody, player_id: player }, {}, prepared.url);
+        expect(response.status).toBe(201);
+        expect((await documented('createSession', response)).player_id).toBe(player);
+      }
+    } finally {
+      await prepared.stop();
+    }
+  });
+
+  it('does not start with a DB_PREPARE that is neither true nor false', async () => {
+    const error = await refusedStart({ DB_PREPARE: 'yes' });
+    expect(error.message).toMatch(/deno exited .*DB_PREPARE must be true or false, not "yes"/s);
+  });
+
   it('does not start with a launch window it cannot serve (SESSION_TTL_SECONDS=0)', async () => {
     const error = await refusedStart({ SESSION_TTL_SECONDS: '0' });
     expect(error.message).toMatch(/deno exited .*SESSION_TTL_SECONDS must be a positive integer up to 86400, not "0"/s);

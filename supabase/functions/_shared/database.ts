@@ -1,7 +1,7 @@
 // The endpoint's connection pool (postgres.js), set up to work behind Supabase's transaction
 // pooler and bounded in time, and the line between "the database is unreachable" (503) and a bug (500).
 import postgres from 'postgres';
-import { type Env, positiveSetting } from './settings.ts';
+import { booleanSetting, type Env, positiveSetting } from './settings.ts';
 
 export type Sql = postgres.Sql;
 
@@ -14,6 +14,13 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** Names the pool's connections in pg_stat_activity. */
   applicationName?: string;
+  /**
+   * Prepared statements, kept per connection: each statement then takes one round trip instead of
+   * two (postgres.js describes an unprepared statement with parameters before running it). Only on
+   * a direct connection or a session-mode pooler: Supabase's transaction pooler (port 6543) cannot
+   * keep them across transactions.
+   */
+  prepare?: boolean;
 }
 
 export const databaseDefaults = {
@@ -22,6 +29,7 @@ export const databaseDefaults = {
   connectTimeoutSeconds: 5,
   statementTimeoutMs: 5_000,
   applicationName: 'cgs-v3',
+  prepare: false,
 } as const satisfies Required<DatabaseOptions>;
 
 /**
@@ -34,8 +42,7 @@ export const reconnectBackoffCapSeconds = 0.5;
 export function connectDatabase(url: string, options: DatabaseOptions = {}): Sql {
   const settings = { ...databaseDefaults, ...options };
   return postgres(url, {
-    // The transaction pooler cannot keep prepared statements across transactions.
-    prepare: false,
+    prepare: settings.prepare,
     max: settings.max,
     connect_timeout: settings.connectTimeoutSeconds,
     idle_timeout: 20,
@@ -59,9 +66,10 @@ export const settingLimits = { poolMax: 1000, connectTimeoutSeconds: 600, statem
 /**
  * The pool's bounds from the environment (DB_POOL_MAX, DB_CONNECT_TIMEOUT_S, DB_STATEMENT_TIMEOUT_MS);
  * a value that is not a positive number within settingLimits stops the start-up instead of failing
- * every connection or silently meaning "no limit".
+ * every connection or silently meaning "no limit". DB_PREPARE (`true` or `false`, default false) turns
+ * prepared statements on, for a direct connection only.
  */
-export function databaseOptionsFromEnv(env: Env): DatabaseOptions {
+export function databaseOptionsFromEnv(env: Env): Required<Omit<DatabaseOptions, 'applicationName'>> {
   return {
     max: positiveSetting(env, 'DB_POOL_MAX', { fallback: databaseDefaults.max, integer: true, max: settingLimits.poolMax }),
     connectTimeoutSeconds: positiveSetting(env, 'DB_CONNECT_TIMEOUT_S', {
@@ -70,6 +78,7 @@ export function databaseOptionsFromEnv(env: Env): DatabaseOptions {
     statementTimeoutMs: positiveSetting(env, 'DB_STATEMENT_TIMEOUT_MS', {
       fallback: databaseDefaults.statementTimeoutMs, integer: true, max: settingLimits.statementTimeoutMs,
     }),
+    prepare: booleanSetting(env, 'DB_PREPARE', databaseDefaults.prepare),
   };
 }
 

@@ -1,4 +1,4 @@
-// Numeric settings from the environment, checked at start-up: a value that is not what the setting
+// Settings from the environment, checked at start-up: a value that is not what the setting
 // needs stops the function there, with the setting's name, instead of failing every request later
 // or silently meaning "no limit".
 
@@ -26,4 +26,12 @@ export function positiveSetting(env: Env, name: string, { fallback, integer = fa
     throw new Error(`${name} must be a positive ${integer ? 'integer' : 'number'} up to ${max}, not "${raw}"`);
   }
   return value;
+}
+
+/** `true` or `false` from `env(name)`, or `fallback` when unset; throws naming the setting otherwise. */
+export function booleanSetting(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env(name);
+  if (raw === undefined) return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new Error(`${name} must be true or false, not "${raw}"`);
+  return raw === 'true';
 }
