@@ -4,7 +4,7 @@
 import postgres, { type Sql } from 'postgres';
 import { freePort } from '../scripts/lib/embedded-postgres.ts';
 import { serveFunction } from '../scripts/lib/deno-function.ts';
-import { connectDatabase, databaseDefaults } from '../supabase/functions/_shared/database.ts';
+import { connectDatabase, databaseDefaults, databaseOptionsFromEnv } from '../supabase/functions/_shared/database.ts';
 import { median } from './lib/measure.ts';
 import type { Section } from './lib/section.ts';
 import { loadEndpoint } from './sessions/endpoint.ts';
@@ -24,6 +24,9 @@ const WARMUP_S = 2;
 const SUSTAINED = { concurrency: 64, seconds: 60 };
 // The function's own default pool size, set explicitly so the floor is sure to use the same.
 const POOL = databaseDefaults.max;
+// The function's environment, and the floor's pool as the function builds its own from it.
+const FUNCTION_ENV: Record<string, string> = { DB_POOL_MAX: String(POOL) };
+const POOL_OPTIONS = databaseOptionsFromEnv((name) => FUNCTION_ENV[name]);
 const CLIENTS = 4;
 const KEYS_PER_CLIENT = 2;
 
@@ -62,12 +65,12 @@ export const sessionsEndpoint: Section = {
   async run(cluster, log) {
     const url = await cluster.database('bench_sessions');
     const admin = postgres(url, { max: 2, onnotice: () => {} });
-    const floorSql = connectDatabase(url, { max: POOL, applicationName: 'bench-floor' });
+    const floorSql = connectDatabase(url, { ...POOL_OPTIONS, applicationName: 'bench-floor' });
     const output: string[] = [];
     const served = await serveFunction({
       databaseUrl: url,
       port: await freePort(),
-      env: { DB_POOL_MAX: String(POOL) },
+      env: FUNCTION_ENV,
       onOutput: (line) => output.push(line),
     });
     try {
@@ -178,14 +181,17 @@ function report(
     title: 'Sessions endpoint',
     intro: [
       `POST /v3/sessions served by Deno as \`npm start\` serves it (scripts/lib/deno-function.ts), pool ` +
-        `DB_POOL_MAX=${POOL} (the function's default), on its own migrated database with ${CLIENTS} clients and ` +
+        `DB_POOL_MAX=${POOL} (the function's default), DB_PREPARE=${POOL_OPTIONS.prepare} (prepared statements; the ` +
+        `function's default, as a deployed function behind Supabase's transaction pooler needs), on its own ` +
+        `migrated database with ${CLIENTS} clients and ` +
         `${CLIENTS * KEYS_PER_CLIENT} API keys taken in turn. Load: autocannon in the benchmark's process, every request ` +
         `a new session (a player id used once); each level ${RUN_S} s per side after a ${WARMUP_S} s warm-up, in ` +
         `${ROUNDS} rounds of ${RUN_S / ROUNDS} s where endpoint and floor take turns (so a slow spell of this shared ` +
         `machine falls on both), the ratio being the median of the rounds' ratios and the other figures over all ` +
         `rounds; every request sent is answered (connections stop after the deadline instead of being cut). ` +
         `Floor: the same database call (private.create_game_session with the handler's arguments for a request ` +
-        `without an Idempotency-Key: no fingerprint, no body to remember) straight from Node with the function's pool (postgres.js, prepare: false, max ${POOL}), same ` +
+        `without an Idempotency-Key: no fingerprint, no body to remember) straight from Node with the function's ` +
+        `pool (postgres.js, prepare: ${POOL_OPTIONS.prepare}, max ${POOL}), same ` +
         `concurrency and duration. Latency in ms; "201s = rows": 201 answers (or created outcomes for the floor) ` +
         `against game_session rows added during the run. CPU: cores kept busy (1.00 = one core), from /proc; "other" is every process not part of the run (noise).`,
       `Targets: endpoint/floor throughput >= ${TARGET.ratio} at each level; p99 < ${TARGET.p99Ms} ms at concurrency ` +
@@ -202,14 +208,22 @@ function report(
       `Deno RSS over the sustained run (${rss.samples} samples from /proc/<pid>/status, after the levels above ` +
         `warmed it): start ${mib(rss.startMiB)} MiB, 10 to 20 s ${mib(rss.settledMiB)} (median), low after 10 s ` +
         `${mib(rss.lowMiB)}, peak ${mib(rss.peakMiB)}, last 10 s ${mib(rss.endMiB)} (median); trend over the last ` +
-        `40 s ${rss.slopeMiBPerMin.toFixed(2)} MiB/min: ${rss.grows ? 'GROWS' : 'no growth'}. Every 5 s: ` +
-        `${rss.everyFiveSeconds.map(mib).join(', ')} MiB.`,
+        `40 s ${rss.slopeMiBPerMin.toFixed(2)} MiB/min: ${rss.grows ? 'GROWS' : 'no growth'}. Every second: ` +
+        `${rss.everySecond.map(mib).join(', ')} MiB.`,
       ...(errorLines.length ? [`The function logged ${errorLines.length} error lines; first: ${errorLines[0]}`] : []),
       ...(missed.length ? [`Missed: ${missed.join('; ')}.`] : []),
       ...explainMisses(levels, sign),
     ],
     targetsMet: missed.length === 0,
   };
+}
+
+/** How postgres.js sends the request's one statement, with or without prepared statements. */
+function roundTrips(prepare: boolean): string {
+  return prepare
+    ? 'with prepared statements the call is one round trip (Bind/Execute) once a connection has prepared it'
+    : 'without prepared statements (behind Supabase\'s transaction pooler) it sends a statement with parameters in ' +
+      'two round trips, Parse/Describe and then Bind/Execute';
 }
 
 /** Two decimals, rounded down: a ratio printed as 0.60 has met the 0.6 target. */
@@ -232,9 +246,9 @@ function explainMisses(levels: Level[], sign: SignCost): string[] {
         `request, every process of the run: ${cpuLines}. At concurrency 1 a request's steps run one after another, so ` +
         `its latency is about that sum. Deno's part: one EdDSA (Ed25519) launch-token signature, the function's ` +
         `default, takes ${sign.eddsaMs.toFixed(3)} ms in a loop (measured in this run; about 0.04 ms when timed inside the ` +
-        `serving function, among the other requests' work); then HTTP, JSON, and postgres.js, which with prepare: false (required ` +
-        `behind Supabase's transaction pooler) sends every statement in two round trips, Parse/Describe and then ` +
-        `Bind/Execute; the floor pays those round trips too. With SESSION_TOKEN_ALG=ES256 each signature would take ` +
+        `serving function, among the other requests' work); then HTTP, JSON, and postgres.js: ` +
+        `${roundTrips(POOL_OPTIONS.prepare)}; the floor pays the same round trips. With SESSION_TOKEN_ALG=ES256 ` +
+        `each signature would take ` +
         `${sign.es256Ms.toFixed(2)} ms of the JS thread. Cores kept busy by processes outside the run ("other") take ` +
         `from the same 2 cores as Deno, Postgres and the load generator.`,
     );

@@ -1,7 +1,7 @@
 // The floor: the endpoint's database work alone, sent straight from Node with the function's driver
-// and pool (postgres.js, prepare: false, the same pool size): private.create_game_session with the
-// arguments the handler passes for a request without an Idempotency-Key (no fingerprint, no body to
-// remember), the rest taken from a real 201. Each caller
+// and pool (postgres.js, the function's pool size and prepared statements or not):
+// private.create_game_session with the arguments the handler passes for a request without an
+// Idempotency-Key (no fingerprint, no body to remember), the rest taken from a real 201. Each caller
 // finishes its call in flight at the deadline and stops, so every call is answered.
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';

@@ -15,8 +15,8 @@ export interface MemoryVerdict {
   endMiB: number;
   /** Theil-Sen slope over the last TREND_S seconds. */
   slopeMiBPerMin: number;
-  /** Every fifth sample, for the report: the shape behind the verdict. */
-  everyFiveSeconds: number[];
+  /** Every sample, for the report: the verdict can be checked, and judged again, from the results. */
+  everySecond: number[];
   samples: number;
   grows: boolean;
 }
@@ -57,7 +57,7 @@ export function judgeMemory(samples: Sample[]): MemoryVerdict {
     peakMiB: Math.max(...samples.map((s) => s.y)),
     endMiB,
     slopeMiBPerMin,
-    everyFiveSeconds: samples.filter((_, i) => i % 5 === 0).map((s) => s.y),
+    everySecond: samples.map((s) => s.y),
     samples: samples.length,
     grows: endMiB > GROWTH_FACTOR * settledMiB || slopeMiBPerMin >= SLOPE_LIMIT_MIB_PER_MIN,
   };
