@@ -191,7 +191,7 @@ function report(
         `rounds; every request sent is answered (connections stop after the deadline instead of being cut). ` +
         `Floor: the same database call (private.create_game_session with the handler's arguments for a request ` +
         `without an Idempotency-Key: no fingerprint, no body to remember) straight from Node with the function's ` +
-        `pool (postgres.js, prepare: ${POOL_OPTIONS.prepare}, max ${POOL}), same ` +
+        `pool (postgres.js, prepare: ${POOL_OPTIONS.prepare}, max ${POOL_OPTIONS.max}), same ` +
         `concurrency and duration. Latency in ms; "201s = rows": 201 answers (or created outcomes for the floor) ` +
         `against game_session rows added during the run. CPU: cores kept busy (1.00 = one core), from /proc; "other" is every process not part of the run (noise).`,
       `Targets: endpoint/floor throughput >= ${TARGET.ratio} at each level; p99 < ${TARGET.p99Ms} ms at concurrency ` +
@@ -218,14 +218,6 @@ function report(
   };
 }
 
-/** How postgres.js sends the request's one statement, with or without prepared statements. */
-function roundTrips(prepare: boolean): string {
-  return prepare
-    ? 'with prepared statements the call is one round trip (Bind/Execute) once a connection has prepared it'
-    : 'without prepared statements (behind Supabase\'s transaction pooler) it sends a statement with parameters in ' +
-      'two round trips, Parse/Describe and then Bind/Execute';
-}
-
 /** Two decimals, rounded down: a ratio printed as 0.60 has met the 0.6 target. */
 const shownRatio = (ratio: number) => (Math.floor(ratio * 100) / 100).toFixed(2);
 
@@ -246,9 +238,10 @@ function explainMisses(levels: Level[], sign: SignCost): string[] {
         `request, every process of the run: ${cpuLines}. At concurrency 1 a request's steps run one after another, so ` +
         `its latency is about that sum. Deno's part: one EdDSA (Ed25519) launch-token signature, the function's ` +
         `default, takes ${sign.eddsaMs.toFixed(3)} ms in a loop (measured in this run; about 0.04 ms when timed inside the ` +
-        `serving function, among the other requests' work); then HTTP, JSON, and postgres.js: ` +
-        `${roundTrips(POOL_OPTIONS.prepare)}; the floor pays the same round trips. With SESSION_TOKEN_ALG=ES256 ` +
-        `each signature would take ` +
+        `serving function, among the other requests' work); then HTTP, JSON, and postgres.js, which without ` +
+        `prepared statements (DB_PREPARE off, as behind Supabase's transaction pooler) sends a ` +
+        `statement with parameters in two round trips, Parse/Describe and then Bind/Execute; the floor pays the same ` +
+        `round trips. With SESSION_TOKEN_ALG=ES256 each signature would take ` +
         `${sign.es256Ms.toFixed(2)} ms of the JS thread. Cores kept busy by processes outside the run ("other") take ` +
         `from the same 2 cores as Deno, Postgres and the load generator.`,
     );
