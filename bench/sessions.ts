@@ -205,7 +205,7 @@ function report(
       rows,
     },
     notes: [
-      `Deno RSS over the sustained run (${rss.samples} samples from /proc/<pid>/status, after the levels above ` +
+      `Deno RSS over the sustained run (${rss.everySecond.length} samples from /proc/<pid>/status, after the levels above ` +
         `warmed it): start ${mib(rss.startMiB)} MiB, 10 to 20 s ${mib(rss.settledMiB)} (median), low after 10 s ` +
         `${mib(rss.lowMiB)}, peak ${mib(rss.peakMiB)}, last 10 s ${mib(rss.endMiB)} (median); trend over the last ` +
         `40 s ${rss.slopeMiBPerMin.toFixed(2)} MiB/min: ${rss.grows ? 'GROWS' : 'no growth'}. Every second: ` +

@@ -17,7 +17,6 @@ export interface MemoryVerdict {
   slopeMiBPerMin: number;
   /** Every sample, for the report: the verdict can be checked, and judged again, from the results. */
   everySecond: number[];
-  samples: number;
   grows: boolean;
 }
 
@@ -58,7 +57,6 @@ export function judgeMemory(samples: Sample[]): MemoryVerdict {
     endMiB,
     slopeMiBPerMin,
     everySecond: samples.map((s) => s.y),
-    samples: samples.length,
     grows: endMiB > GROWTH_FACTOR * settledMiB || slopeMiBPerMin >= SLOPE_LIMIT_MIB_PER_MIN,
   };
 }
