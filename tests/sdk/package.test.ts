@@ -1,7 +1,9 @@
 // `npm pack` makes an installable @casino-gaming/integration-service 3.2.1: the tarball installs
-// into a scratch project (offline, its dependencies from the npm cache), plain Node ESM imports it
-// through the exports map and uses it against the function served by Deno, and TypeScript finds
-// its declarations.
+// into a scratch project, plain Node ESM imports it through the exports map and uses it against the
+// function served by Deno, and TypeScript finds its declarations. The install takes the tarball's
+// dependencies from the npm cache where it has them, else from the npm registry: `npm ci` caches
+// tarballs but not the registry's version lists, which resolving the dependency ranges needs, so
+// after `npm ci` on a fresh machine (CI) an offline install could not resolve them.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,7 +29,7 @@ async function packAndInstall() {
     join(scratch, 'package.json'),
     JSON.stringify({ name: 'operator-app', private: true, type: 'module' }),
   );
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], { cwd: scratch });
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], { cwd: scratch });
 }
 
 // Started at once, so that packing overlaps with Deno starting; its failure surfaces in beforeAll.
