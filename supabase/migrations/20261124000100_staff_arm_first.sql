@@ -2,10 +2,12 @@
 -- written. With the client arm first, a staff read compared every row's owner to the caller before
 -- reaching the staff check: a staff count of a million transactions took 1.45x the same count with
 -- RLS bypassed (npm run bench; target 1.2x). With the staff check first, each row reads one value
--- that an InitPlan computed once per query, and the comparison never runs for staff: 1.19x to 1.20x.
--- Measured as the owner on one core, that per-row step costs what any per-row step costs here
--- (a one-time filter's Result node costs the same 14 ms per million rows), so it is the floor for a
--- policy that must name the owner column for clients.
+-- that an InitPlan computed once per query, and the comparison never runs for staff: 1.19x to 1.21x
+-- in six runs. Measured as the owner on one core, that per-row step costs what any per-row step
+-- costs here (a one-time filter's Result node costs the same 14 ms per million rows), and no cheaper
+-- shape was found for a policy that must name the owner column for clients. This reverses the order
+-- the earlier migrations chose on purpose (20261121000500_support.sql says why: clients never
+-- reached is_staff()); the price of reversing it is below.
 --
 -- The price: every signed-in read now runs is_staff() once (an InitPlan; about 12 µs), where a
 -- client's read never reached it before. A client's count of its own transactions went from 1.05x
