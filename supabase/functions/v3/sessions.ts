@@ -85,12 +85,14 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 }
 
 /**
- * Resolves after postgres.js has written the statements queued so far: it writes from a
- * setImmediate callback, and those run in the order they were set. A statement still waiting for a
- * free connection leaves later, which only means less of the signing overlaps with it.
+ * Resolves once postgres.js has written a statement just handed to it on a free connection. It
+ * starts a query a microtask after the query is awaited and writes it from a setImmediate callback
+ * set then, so an immediate set here would run first: this one sets another, which waits for the
+ * next turn of the event loop (tests/sessions/sign-overlap.test.ts). A statement still waiting for
+ * a free connection leaves later, which only means less of the signing overlaps with it.
  */
 function statementSent(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 function methodNotAllowed(allow: string): Problem {
