@@ -251,6 +251,12 @@ describe('413 Content Too Large', () => {
     expect((await rejected(request, 413)).problem.code).toBe('payload_too_large');
   });
 
+  it('refuses a body over 16 KiB that declares less, once read', async () => {
+    const request = sessionRequest(big, { key: alice.key, headers: { 'content-length': '80' } });
+    expect(request.headers.get('content-length')).toBe('80');
+    expect((await rejected(request, 413)).problem.code).toBe('payload_too_large');
+  });
+
   it('refuses a streamed body over 16 KiB that declares no length, while reading it', async () => {
     const chunk = new TextEncoder().encode('x'.repeat(1024));
     let sent = 0;

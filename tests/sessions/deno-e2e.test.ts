@@ -2,6 +2,7 @@
 // test database, including a burst of concurrent creations.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import net from 'node:net';
 import { join } from 'node:path';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -100,6 +101,31 @@ describe('v3 under Deno', () => {
     const tooLarge = await post({ ...validBody, player_id: 'x'.repeat(32 * 1024) });
     expect(tooLarge.status).toBe(413);
     for (const response of [unauthorized, notAllowed, tooLarge]) await documented('createSession', response);
+  });
+
+  // readJsonBody takes a body with a declared length in one read; that is bounded only because the
+  // HTTP layer ends the body at its Content-Length. 20 KiB sent after a valid body would be a 413.
+  it('reads a body up to its Content-Length and no further', async () => {
+    const body = JSON.stringify({ ...validBody, player_id: 'framed' });
+    const { hostname, port } = new URL(served.url);
+    const socket = net.connect(Number(port), hostname);
+    const firstLine = new Promise<string>((resolve, reject) => {
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+        if (received.includes('\r\n')) resolve(received.slice(0, received.indexOf('\r\n')));
+      });
+      socket.on('error', reject);
+    });
+    socket.write([
+      'POST /functions/v1/v3/sessions HTTP/1.1', `host: ${hostname}:${port}`, 'content-type: application/json',
+      `authorization: Bearer ${alice.key}`, `content-length: ${Buffer.byteLength(body)}`, '', body,
+    ].join('\r\n') + 'x'.repeat(20 * 1024));
+    try {
+      expect(await firstLine).toBe('HTTP/1.1 201 Created');
+    } finally {
+      socket.destroy();
+    }
   });
 
   it('serves the JWKS providers verify launch tokens with', async () => {
