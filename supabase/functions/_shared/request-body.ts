@@ -1,5 +1,5 @@
 // Reading a JSON request body safely: JSON media type only, a byte limit (on a declared length
-// before reading, on a body of unknown length while reading it), strict UTF-8.
+// before reading and on the body read; on a body of unknown length while reading it), strict UTF-8.
 import { Problem } from './problem.ts';
 
 // Not streaming, so one decoder serves every request.

@@ -85,11 +85,12 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 }
 
 /**
- * Resolves once postgres.js has written a statement just handed to it on a free connection. It
- * starts a query a microtask after the query is awaited and writes it from a setImmediate callback
+ * Resolves once postgres.js has written a query just started on a free connection (without
+ * prepared statements, its Parse/Describe; Bind/Execute follow a round trip later). It starts a
+ * query a microtask after the first then() or catch() on it and writes from a setImmediate callback
  * set then, so an immediate set here would run first: this one sets another, which waits for the
- * next turn of the event loop (tests/sessions/sign-overlap.test.ts). A statement still waiting for
- * a free connection leaves later, which only means less of the signing overlaps with it.
+ * next turn of the event loop (tests/sessions/sign-overlap.test.ts). A query still waiting for a
+ * free connection leaves later, which only means less of the signing overlaps with it.
  */
 function statementSent(): Promise<void> {
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
@@ -137,7 +138,8 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
       pending = call({ fingerprint: requestFingerprint(fields), session });
     } else {
       pending = call(null);
-      // Handled from here on: a failure that arrives while the token is signed is not "unhandled".
+      // Starts the query, and handles it from here on: a failure that arrives while the token is
+      // signed is not "unhandled".
       pending.catch(() => {});
       await statementSent();
       session = present();
