@@ -1,13 +1,17 @@
--- Accounts and roles: user_role, profile, the staff check every policy uses, and the rules of
--- spec 2.13 (a profile and the `client` role for every new account).
+-- Accounts and roles: user_role, profile, the helpers every later policy and function uses
+-- (is_staff, uid, require_staff), and the rules of spec 2.13 (a profile and the `client` role for
+-- every new account).
 
 -- ============================================================================================
 -- Private schema: internals the API does not expose (config.toml exposes public only).
 -- ============================================================================================
 create schema if not exists private;
 revoke all on schema private from public;
--- Policies of signed-in callers call private.is_staff(); nothing else in here is theirs.
+-- Policies of signed-in callers call private.is_staff() and private.uid(); service_role runs
+-- private.require_staff() from the functions it calls. Nothing in private is executable by public,
+-- so usage alone gives neither role anything else.
 grant usage on schema private to authenticated;
+grant usage on schema private to service_role;
 
 -- ============================================================================================
 -- Types
@@ -66,11 +70,14 @@ grant all on public.profile to service_role;
 -- ============================================================================================
 -- Helper functions
 -- ============================================================================================
+-- Staff powers need an active profile: a staff account is retired by closing its profile (it cannot
+-- be deleted once it has written to clients), and Supabase Auth knows nothing of profile.status.
 create function private.is_staff() returns boolean
 -- plpgsql, not sql: a security-definer SQL function is never inlined and is planned anew on every
--- call, while plpgsql keeps its plan (npm run bench: 0.27 ms -> 0.07 ms per policy check).
+-- call, while plpgsql keeps its plan.
 language plpgsql stable parallel safe
--- security definer: reads user_role without going through user_role's own policy, which calls this.
+-- security definer: reads user_role and profile without going through their own policies, which
+-- call this.
 security definer
 set search_path = ''
 as $$
@@ -78,14 +85,70 @@ begin
   return exists (
     select 1
     from public.user_role ur
+    join public.profile p on p.id = ur.user_id
     where ur.user_id = (select auth.uid())
       and ur.role in ('admin'::public.app_role, 'manager'::public.app_role)
+      and p.status = 'active'
   );
 end;
 $$;
-comment on function private.is_staff() is 'True when the calling account holds admin or manager.';
+comment on function private.is_staff() is
+  'True when the calling account holds admin or manager and its profile is active.';
 revoke execute on function private.is_staff() from public, anon;
 grant execute on function private.is_staff() to authenticated, service_role;
+
+-- Read policies name the caller with this, not auth.uid(). Postgres decides whether a query may run
+-- in parallel from the labels of the functions its policies call, and auth.uid() carries none, so
+-- every signed-in read of a table whose policy called it ran in one process. Write policies keep
+-- auth.uid(): Postgres never runs a write in parallel.
+create function private.uid() returns uuid
+-- plpgsql, not sql: a SQL function with search_path set is never inlined and is planned anew on
+-- every call, while plpgsql keeps its plan (as is_staff()).
+language plpgsql stable
+-- parallel safe: auth.uid() reads request.jwt.claims, a setting Postgres copies to its parallel
+-- workers; only its missing label made it unsafe. Policies call this inside (select ...), so it is
+-- an InitPlan that runs once per query, in the leader.
+parallel safe
+set search_path = ''
+as $$
+begin
+  return auth.uid();
+end;
+$$;
+comment on function private.uid() is
+  'auth.uid(), labelled parallel safe: the caller''s id in read policies.';
+revoke execute on function private.uid() from public, anon;
+grant execute on function private.uid() to authenticated;
+
+-- Who may issue and revoke API keys and record ledger movements, as one rule: staff through the API,
+-- and the service itself, with the service key (service_role) or as the role that owns this project's
+-- schema and runs its migrations (`npm run key`, the SQL editor). Spec 5 gives these writes to staff;
+-- letting the service make them too is our choice: both roles may already write these tables directly,
+-- and the functions keep their rules (the ledger's lock and chain, a key shown once).
+-- Security invoker, so current_user is the caller. The roles let through are named: any other role
+-- (a custom JWT role, one granted authenticated) must be staff. The schema's owner (or a member of it,
+-- superusers included) passes only outside an API request: inside a security-definer function that
+-- it owns, called for a request, current_user is the owner too, and the caller must still be staff.
+create function private.require_staff(action text) returns void
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  if current_user <> 'service_role'
+     and not (
+       coalesce(pg_catalog.current_setting('request.jwt.claims', true), '') = ''
+       and coalesce(pg_catalog.pg_has_role(
+         current_user, (select n.nspowner from pg_catalog.pg_namespace n where n.nspname = 'private'), 'member'), false))
+     and not (select private.is_staff()) then
+    raise exception 'only staff may %', action using errcode = '42501';
+  end if;
+end;
+$$;
+comment on function private.require_staff(text) is
+  'Raises 42501 unless the caller is staff, service_role, or (outside an API request) the owner of this '
+  'project''s schema or a member of it.';
+revoke execute on function private.require_staff(text) from public, anon;
+grant execute on function private.require_staff(text) to authenticated, service_role;
 
 create function private.set_updated_at() returns trigger
 language plpgsql
@@ -179,13 +242,17 @@ create trigger profile_set_updated_at
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
+-- Read policies, here and in every later file, test the staff arm first: Postgres evaluates an OR's
+-- arms in the order written, and with the owner's comparison first a staff scan would compare every
+-- row to the caller before reaching a value computed once per query. The price is one is_staff()
+-- call per signed-in read, clients' included.
 create policy "accounts read their own roles; staff read all"
   on public.user_role for select to authenticated
-  using (user_id = (select auth.uid()) or (select private.is_staff()));
+  using ((select private.is_staff()) or user_id = (select private.uid()));
 
 create policy "accounts read their own profile; staff read all"
   on public.profile for select to authenticated
-  using (id = (select auth.uid()) or (select private.is_staff()));
+  using ((select private.is_staff()) or id = (select private.uid()));
 
 create policy "staff create profiles"
   on public.profile for insert to authenticated

@@ -1,5 +1,13 @@
--- API keys: how operators authenticate to the API (spec 2.5, 5). Only a hash is kept; clients
--- read their own keys' metadata, staff manage them.
+-- API keys: how operators authenticate to the API (spec 2.5, 5), and their lifecycle (spec 5.3).
+-- Staff issue and revoke keys over RPC, the service's operators with `npm run key`. A key is
+-- `cgs_live_` and 43 base64url characters (32 bytes from pgcrypto's CSPRNG, 256 bits); only its
+-- SHA-256 is kept, so it is shown once, when issued. Clients read their own keys' metadata.
+--
+-- A revoked key never works again: revoke_api_key promises "for good", and a leaked key is revoked
+-- precisely so it cannot, but staff (who may write api_key directly, spec 5) could otherwise bring
+-- one back: set the row active again, move its hash onto another key, or delete the row and insert
+-- the hash anew. So a revoked row keeps everything but its label, and the hash of every key ever
+-- revoked is remembered, so no key row may carry it again. Suspension is the reversible state.
 
 -- ============================================================================================
 -- Tables
@@ -26,10 +34,19 @@ comment on table public.api_key is
 comment on column public.api_key.key_prefix is 'The first characters of the key, shown in dashboards to recognise it.';
 create index api_key_client_id_idx on public.api_key (client_id);
 
+create table private.revoked_api_key (
+  key_hash text primary key,
+  revoked_at timestamptz not null
+);
+comment on table private.revoked_api_key is
+  'The hash of every API key ever revoked: kept when the key row is deleted, refused on any key row.';
+
 -- ============================================================================================
 -- Row level security
 -- ============================================================================================
 alter table public.api_key enable row level security;
+-- No policy on revoked_api_key: nobody reaches it through the API.
+alter table private.revoked_api_key enable row level security;
 
 -- ============================================================================================
 -- Grants
@@ -38,11 +55,121 @@ grant select, insert, update, delete on public.api_key to authenticated;
 grant all on public.api_key to service_role;
 
 -- ============================================================================================
+-- Helper functions
+-- ============================================================================================
+create function private.keep_revoked() returns trigger
+language plpgsql
+-- security definer: staff write api_key as authenticated, which has no rights on
+-- private.revoked_api_key.
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'UPDATE' and old.status = 'revoked'
+     and (new.status, new.revoked_at, new.key_hash, new.key_prefix, new.client_id)
+         is distinct from (old.status, old.revoked_at, old.key_hash, old.key_prefix, old.client_id) then
+    raise exception 'a revoked api key stays revoked: only its label may change' using errcode = '23514';
+  end if;
+  if (tg_op = 'INSERT' or new.key_hash is distinct from old.key_hash)
+     and exists (select 1 from private.revoked_api_key r where r.key_hash = new.key_hash) then
+    raise exception 'this api key was revoked and can never be used again: issue a new one'
+      using errcode = '23514';
+  end if;
+  -- Before the row's own checks: a row they refuse (revoked without revoked_at) takes this insert
+  -- back with it.
+  if new.status = 'revoked' and (tg_op = 'INSERT' or old.status <> 'revoked') then
+    insert into private.revoked_api_key (key_hash, revoked_at)
+    values (new.key_hash, coalesce(new.revoked_at, now()))
+    on conflict do nothing;
+  end if;
+  return new;
+end;
+$$;
+revoke execute on function private.keep_revoked() from public, anon, authenticated;
+
+-- ============================================================================================
+-- Triggers
+-- ============================================================================================
+create trigger api_key_keep_revoked
+  before insert or update on public.api_key
+  for each row execute function private.keep_revoked();
+
+-- ============================================================================================
+-- Functions (RPC: security invoker, so api_key's own policies apply to the caller too)
+-- ============================================================================================
+-- Staff, or the service itself (private.require_staff); everyone else: 42501.
+create function private.require_key_manager() returns void
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  perform private.require_staff('manage api keys');
+end;
+$$;
+revoke execute on function private.require_key_manager() from public, anon;
+grant execute on function private.require_key_manager() to authenticated, service_role;
+
+create function public.issue_api_key(client_id uuid, label text default 'Default')
+returns table (id uuid, key text, key_prefix text)
+language plpgsql
+set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  new_key text := 'cgs_live_'
+    || translate(rtrim(encode(extensions.gen_random_bytes(32), 'base64'), '='), '+/', '-_');
+  new_id uuid;
+begin
+  perform private.require_key_manager();
+  if not exists (
+    select 1 from public.user_role ur
+    where ur.user_id = issue_api_key.client_id and ur.role = 'client'::public.app_role
+  ) then
+    raise exception 'no client account %', issue_api_key.client_id using errcode = '23503';
+  end if;
+  insert into public.api_key (client_id, label, key_prefix, key_hash)
+  values (issue_api_key.client_id, coalesce(issue_api_key.label, 'Default'), left(new_key, 16),
+          encode(extensions.digest(new_key, 'sha256'), 'hex'))
+  returning api_key.id into new_id;
+  return query select new_id, new_key, left(new_key, 16);
+end;
+$$;
+comment on function public.issue_api_key(uuid, text) is
+  'Staff or the service itself: creates an API key for a client and returns it; the key is not stored and '
+  'cannot be shown again.';
+revoke execute on function public.issue_api_key(uuid, text) from public, anon;
+grant execute on function public.issue_api_key(uuid, text) to authenticated, service_role;
+
+-- Idempotent: revoking a revoked key keeps its first revoked_at. Takes effect on the next request.
+create function public.revoke_api_key(id uuid)
+returns table (key_prefix text, status text, revoked_at timestamptz)
+language plpgsql
+set search_path = ''
+as $$
+#variable_conflict use_column
+begin
+  perform private.require_key_manager();
+  return query
+    update public.api_key k
+    set status = 'revoked', revoked_at = coalesce(k.revoked_at, now())
+    where k.id = revoke_api_key.id
+    returning k.key_prefix, k.status, k.revoked_at;
+  if not found then
+    raise exception 'no api key %', revoke_api_key.id using errcode = 'P0002';
+  end if;
+end;
+$$;
+comment on function public.revoke_api_key(uuid) is
+  'Staff or the service itself: revokes an API key for good; requests with it are refused from the next one on.';
+revoke execute on function public.revoke_api_key(uuid) from public, anon;
+grant execute on function public.revoke_api_key(uuid) to authenticated, service_role;
+
+-- ============================================================================================
 -- Policies
 -- ============================================================================================
 create policy "clients read their own api keys; staff read all"
   on public.api_key for select to authenticated
-  using (client_id = (select auth.uid()) or (select private.is_staff()));
+  using ((select private.is_staff()) or client_id = (select private.uid()));
 
 create policy "staff create api keys"
   on public.api_key for insert to authenticated

@@ -63,14 +63,17 @@ create trigger support_ticket_set_updated_at
 -- ============================================================================================
 create policy "clients read their own tickets; staff read all"
   on public.support_ticket for select to authenticated
-  using (client_id = (select auth.uid()) or (select private.is_staff()));
+  using ((select private.is_staff()) or client_id = (select private.uid()));
 
--- A client opens tickets in its own name only, open, unassigned and dated now; staff create any.
+-- A client opens tickets in its own name only: open, at the initial priority (spec 3: `normal`),
+-- unassigned and dated now, so no client jumps the staff queue (sorted by priority or updated_at);
+-- staff create any.
 create policy "clients open their own tickets; staff create any"
   on public.support_ticket for insert to authenticated
   with check (
     (select private.is_staff())
-    or (client_id = (select auth.uid()) and status = 'open' and assigned_to is null and created_at = now())
+    or (client_id = (select auth.uid()) and status = 'open' and priority = 'normal' and assigned_to is null
+        and created_at = now() and updated_at = now())
   );
 
 create policy "staff update tickets"
@@ -82,13 +85,11 @@ create policy "staff delete tickets"
   on public.support_ticket for delete to authenticated
   using ((select private.is_staff()));
 
--- The owner's check comes first: OR stops at the first true arm, so a client reading its own
--- messages never runs is_staff() (measured by npm run bench: 0.74 ms -> 0.42 ms per read).
 create policy "ticket owners and staff read messages"
   on public.support_ticket_message for select to authenticated
   using (
-    ticket_id in (select t.id from public.support_ticket t where t.client_id = (select auth.uid()))
-    or (select private.is_staff())
+    (select private.is_staff())
+    or ticket_id in (select t.id from public.support_ticket t where t.client_id = (select private.uid()))
   );
 
 create policy "ticket owners and staff write messages in their own name"

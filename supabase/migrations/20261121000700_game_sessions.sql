@@ -239,4 +239,4 @@ revoke execute on function private.purge_idempotency_keys() from public, anon, a
 -- ============================================================================================
 create policy "clients read their own game sessions; staff read all"
   on public.game_session for select to authenticated
-  using (client_id = (select auth.uid()) or (select private.is_staff()));
+  using ((select private.is_staff()) or client_id = (select private.uid()));
