@@ -98,17 +98,6 @@ create trigger api_key_keep_revoked
 -- Functions (RPC: security invoker, so api_key's own policies apply to the caller too)
 -- ============================================================================================
 -- Staff, or the service itself (private.require_staff); everyone else: 42501.
-create function private.require_key_manager() returns void
-language plpgsql stable
-set search_path = ''
-as $$
-begin
-  perform private.require_staff('manage api keys');
-end;
-$$;
-revoke execute on function private.require_key_manager() from public, anon;
-grant execute on function private.require_key_manager() to authenticated, service_role;
-
 create function public.issue_api_key(client_id uuid, label text default 'Default')
 returns table (id uuid, key text, key_prefix text)
 language plpgsql
@@ -120,7 +109,7 @@ declare
     || translate(rtrim(encode(extensions.gen_random_bytes(32), 'base64'), '='), '+/', '-_');
   new_id uuid;
 begin
-  perform private.require_key_manager();
+  perform private.require_staff('manage api keys');
   if not exists (
     select 1 from public.user_role ur
     where ur.user_id = issue_api_key.client_id and ur.role = 'client'::public.app_role
@@ -148,7 +137,7 @@ set search_path = ''
 as $$
 #variable_conflict use_column
 begin
-  perform private.require_key_manager();
+  perform private.require_staff('manage api keys');
   return query
     update public.api_key k
     set status = 'revoked', revoked_at = coalesce(k.revoked_at, now())

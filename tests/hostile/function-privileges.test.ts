@@ -8,13 +8,13 @@ const callable = {
   anon: [],
   // private.uid(): the caller's id in read policies, which run as the caller.
   authenticated: [
-    'private.is_staff', 'private.require_key_manager', 'private.require_staff', 'private.uid',
+    'private.is_staff', 'private.require_staff', 'private.uid',
     'public.issue_api_key', 'public.record_transaction', 'public.revoke_api_key',
   ],
   // The service key: the same functions but private.uid() (it bypasses RLS, so no policy runs for it);
   // their guards let it through where staff would pass.
   service_role: [
-    'private.is_staff', 'private.require_key_manager', 'private.require_staff',
+    'private.is_staff', 'private.require_staff',
     'public.issue_api_key', 'public.record_transaction', 'public.revoke_api_key',
   ],
 };
