@@ -11,9 +11,9 @@ import { checkPlan } from './rls/plans.ts';
 import { paramsFor, postgrestGetOf, queryCases, type QueryCase } from './rls/queries.ts';
 
 const TARGET = 1.2;
-// Fast reads get many rounds (their medians differ by tens of microseconds); slow ones at least 30.
+// Fast reads get many rounds, since their two sides differ by little; slow ones at least 30.
 const targeted: Rounds = { warmup: 10, min: 30, max: 400, budgetMs: 4000 };
-// The forgotten-filter rows take up to a second each; their ratio is in the thousands.
+// The forgotten-filter rows are slow and not held to the target: a few rounds show their cost.
 const informational: Rounds = { warmup: 2, min: 10, max: 10, budgetMs: 0 };
 // Client reads rotate over this many clients, so no single client's pages stay unusually warm.
 const CLIENTS = 10;
@@ -75,8 +75,8 @@ export async function measureQueries(
   only: (query: QueryCase) => boolean = () => true,
 ) {
   // Both sides on one connection, so they run in the same Postgres backend. With a connection each,
-  // the side whose backend the scheduler kept nearer its caller won: round trips of 50 µs on one
-  // side and 110 µs on the other, and a client's count read 1.10x in one run and 2.26x in the next.
+  // the side whose backend the scheduler kept nearer its caller won, by more than the policy costs
+  // and differently from one run to the next.
   // Each side still keeps its own prepared plan (a plan is made again whenever the role running it
   // changes): the bypassed side's statements begin with a comment, so their text differs.
   const sql = postgres(url, { max: 1, onnotice: () => {} });

@@ -25,7 +25,7 @@ const LEVEL_S = 10;
 const TREND_S = 40;
 /** End at most this much above the settled value... */
 export const GROWTH_FACTOR = 1.2;
-/** ...and a trend below this (a 1 KiB leak per request at 2,000 req/s is about 117 MiB/min). */
+/** ...and a trend below this, which even a small leak on every request passes at the load's rate. */
 export const SLOPE_LIMIT_MIB_PER_MIN = 5;
 
 export interface Sample {

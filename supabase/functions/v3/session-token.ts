@@ -1,11 +1,11 @@
 // The launch token: a short-lived JWT a game provider verifies with our public key (served as a
-// JWKS), so no shared secret is handed to every provider. EdDSA (Ed25519) by default: under Deno an
-// ES256 (P-256) signature costs about 25 times as much CPU (npm run bench measures both). ES256 stays
-// available for providers whose JWT libraries lack EdDSA.
+// JWKS), so no shared secret is handed to every provider. EdDSA (Ed25519) by default: it signs at a
+// fraction of ES256's (P-256) CPU, spent on the request's JS thread (npm run bench measures both).
+// ES256 stays available for providers whose JWT libraries lack EdDSA.
 //
 // Signed with node:crypto, which Deno and Node both provide, rather than Web Crypto: its signature is
-// synchronous (about 24 µs for Ed25519 under Deno), where Web Crypto's runs on a worker thread and
-// the hand-offs bring it to about 45 µs of waiting per signature.
+// synchronous, where Web Crypto's runs on a worker thread and the hand-offs to it and back make a
+// request wait longer than the signing itself takes.
 import { Buffer } from 'node:buffer';
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
 import type { Env } from '../_shared/settings.ts';
@@ -48,7 +48,7 @@ export interface LaunchClaims {
 
 export interface SessionTokenSigner {
   readonly alg: SessionTokenAlg;
-  /** A compact JWS; synchronous, and cheap with EdDSA (about 25 µs). */
+  /** A compact JWS, signed synchronously: it holds the JS thread, which EdDSA keeps cheap. */
   sign(claims: LaunchClaims): string;
   /** The public key set providers verify with (GET /v3/.well-known/jwks.json). */
   readonly jwks: { keys: JWK[] };
