@@ -51,6 +51,30 @@ describe('Idempotency-Key', () => {
     expect(await writesBy(sql, alice.account)).toEqual(before);
   });
 
+  it('tells every field apart under one key: each changed alone is 422, writing nothing, and the first still replays', async () => {
+    const key = randomUUID();
+    const first = await handle(withKey(alice, key));
+    expect(first.status).toBe(201);
+    const { id } = await first.json();
+    const before = await writesBy(sql, alice.account);
+    // Every variant names an active provider and currency, so only the key can refuse it.
+    const variants = {
+      player_id: { ...validBody, player_id: 'player-43' },
+      'game_id, provider': { ...validBody, game_id: 'evolution:vs20olympgate' },
+      'game_id, game of the same provider': { ...validBody, game_id: 'pragmatic-play:vs20fruitsw' },
+      currency: { ...validBody, currency: 'USD' },
+    };
+    for (const [changed, body] of Object.entries(variants)) {
+      const reused = await handle(withKey(alice, key, body));
+      expect(reused.status, `${changed} changed`).toBe(422);
+      expect((await reused.json()).code, `${changed} changed`).toBe('idempotency_key_reused');
+    }
+    expect(await writesBy(sql, alice.account)).toEqual(before);
+    const retry = await handle(withKey(alice, key));
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect((await retry.json()).id).toBe(id);
+  });
+
   it('answers 409 with Retry-After to a retry while the first request is still running, then replays it', async () => {
     const key = randomUUID();
     // Hold the first request inside its transaction: inserts into game_session wait for this lock.

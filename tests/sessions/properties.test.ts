@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Problem } from '../../supabase/functions/_shared/problem.ts';
-import { parseSessionRequest } from '../../supabase/functions/v3/session-request.ts';
+import { type ParsedSessionRequest, parseSessionRequest } from '../../supabase/functions/v3/session-request.ts';
 import { connect } from '../helpers/db.ts';
 import { newOperator, type Operator, revokedKey as revokedKeyOf, sessionsHandler, SESSIONS_URL, validBody, writesBy } from './helpers.ts';
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
 const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }));
 const plausible = fc.record(
   {
-    player_id: fc.oneof({ arbitrary: fc.constant('player-1'), weight: 3 }, text, fc.jsonValue()),
+    player_id: fc.oneof({ arbitrary: fc.constantFrom('player-1', ' player 1 ', ' '), weight: 3 }, text, fc.jsonValue()),
     game_id: fc.oneof(
       text,
       { arbitrary: fc.constantFrom(validBody.game_id, 'evolution:crazy-time', 'nope:x', 'spribe:'), weight: 3 },
@@ -71,6 +71,30 @@ function requestOf(verb: string, payload: string | Uint8Array, fields: Record<st
   }
 }
 
+/** The parser's answer, outside any try block that would also catch a failed assertion. */
+function parsed(value: unknown): { request: ParsedSessionRequest } | { error: unknown } {
+  try {
+    return { request: parseSessionRequest(value) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/**
+ * SessionRequest as openapi.json documents it, written out independently of the parser: an object
+ * with exactly player_id (1 to 128 characters, not only spaces, no control characters), game_id
+ * (`<provider slug>:<game>`) and currency (three capitals).
+ */
+function followsDocumentedRules(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (Object.keys(value).sort().join() !== 'currency,game_id,player_id') return false;
+  const { player_id, game_id, currency } = value as Record<string, unknown>;
+  return typeof player_id === 'string' && [...player_id].length >= 1 && [...player_id].length <= 128
+    && !/^\s*$/.test(player_id) && !/[\p{Cc}\p{Cs}]/u.test(player_id)
+    && typeof game_id === 'string' && /^[a-z0-9][a-z0-9-]{0,63}:[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/.test(game_id)
+    && typeof currency === 'string' && /^[A-Z]{3}$/.test(currency);
+}
+
 describe('POST /v3/sessions under arbitrary input', () => {
   it('never answers 500 and never writes for a rejected or replayed request', async () => {
     const seen = new Set<number>();
@@ -96,18 +120,28 @@ describe('POST /v3/sessions under arbitrary input', () => {
     expect([...seen]).toEqual(expect.arrayContaining([201, 400, 401, 405, 413, 415, 422]));
   });
 
-  it('validates any JSON value into a session request or a 400 listing at least one field', () => {
+  it('accepts exactly the JSON values the documented rules allow, as their own fields; a 400 listing a field for the rest', () => {
+    let [accepted, refused] = [0, 0];
     fc.assert(
       fc.property(fc.oneof(plausible, fc.jsonValue()), (value) => {
-        try {
-          parseSessionRequest(value);
-        } catch (error) {
-          expect(error).toBeInstanceOf(Problem);
-          expect((error as Problem).status).toBe(400);
-          expect((error as Problem).extras.errors?.length).toBeGreaterThan(0);
+        const outcome = parsed(value);
+        if ('request' in outcome) {
+          accepted += 1;
+          expect(followsDocumentedRules(value), JSON.stringify(value)).toBe(true);
+          const { player_id, game_id, currency } = value as Record<string, string>;
+          const [provider, game] = game_id.split(':');
+          expect(outcome.request).toStrictEqual({ player_id, game_id, currency, provider, game });
+        } else {
+          refused += 1;
+          expect(followsDocumentedRules(value), JSON.stringify(value)).toBe(false);
+          expect(outcome.error).toBeInstanceOf(Problem);
+          expect((outcome.error as Problem).status).toBe(400);
+          expect((outcome.error as Problem).extras.errors?.length).toBeGreaterThan(0);
         }
       }),
       { numRuns: 2_000 },
     );
+    // Both sides of the rule were exercised, not only refusals.
+    expect(Math.min(accepted, refused)).toBeGreaterThan(0);
   });
 });
