@@ -23,7 +23,7 @@ async function demoKeyIsActive(url: string): Promise<boolean> {
 const target = await openTarget();
 const applied = await prepareDatabase(target.url, { seed: target.embedded });
 console.log(applied.length ? `migrations applied: ${applied.length}` : 'database is up to date');
-console.log(`database: ${target.url}${target.embedded ? ' (embedded, data in .data/postgres)' : ''}`);
+console.log(`database: ${target.url}${target.dir ? ` (embedded, data in ${target.dir})` : ''}`);
 
 const served = await serveFunction({
   databaseUrl: target.url,

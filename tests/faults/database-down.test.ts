@@ -16,6 +16,7 @@ import { newOperator, type Operator, validBody } from '../sessions/helpers.ts';
 const dir = join(tmpdir(), `cgs-faults-down-${process.pid}-${Date.now()}`);
 let port: number;
 let pg: RunningPostgres | undefined;
+let dataDir = dir; // where it really lives (moved as root when the postgres user cannot reach dir)
 let owner: Sql;
 let served: ServedFunction;
 let alice: Operator;
@@ -23,6 +24,7 @@ const output: string[] = [];
 
 const startPostgres = async () => {
   pg = await startEmbeddedPostgres({ dir, port, persistent: true, fast: true });
+  dataDir = pg.dir;
 };
 const stopPostgres = async () => {
   await pg?.stop();
@@ -34,7 +36,7 @@ afterAll(async () => {
   await served?.stop();
   await owner?.end();
   await stopPostgres();
-  await rm(dir, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 beforeAll(async () => {
