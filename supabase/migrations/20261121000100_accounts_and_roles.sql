@@ -1,17 +1,40 @@
--- Accounts and roles: user_role, profile, the helpers every later policy and function uses
--- (is_staff, uid, require_staff), and the rules of spec 2.13 (a profile and the `client` role for
--- every new account).
+-- Accounts and roles: user_role, profile, the `staff` database role and the access token hook that
+-- gives it to staff, the helpers every later policy and function uses (is_staff, uid, require_staff,
+-- check_request), and the rules of spec 2.13 (a profile and the `client` role for every new account).
 
 -- ============================================================================================
 -- Private schema: internals the API does not expose (config.toml exposes public only).
 -- ============================================================================================
 create schema if not exists private;
 revoke all on schema private from public;
--- Policies of signed-in callers call private.is_staff() and private.uid(); service_role runs
--- private.require_staff() from the functions it calls. Nothing in private is executable by public,
--- so usage alone gives neither role anything else.
+
+-- ============================================================================================
+-- Roles
+-- ============================================================================================
+-- Staff sign in as `staff`, clients as `authenticated`: private.custom_access_token_hook puts the
+-- role in the access token, PostgREST switches to it, and each role's policies stay plain (see
+-- Policies below). Roles belong to the cluster, so another database on it may have made it already.
+do $$
+begin
+  if not exists (select 1 from pg_catalog.pg_roles where rolname = 'staff') then
+    create role staff nologin noinherit;
+  end if;
+end
+$$;
+comment on role staff is 'Back-office staff (admin or manager with an active profile), named by their access token.';
+grant staff to authenticator;
+-- Not a member of authenticated: a member would fall under the clients' policies too, and Postgres
+-- would OR them with staff's. So it gets its own usage, and reaches auth.uid() only through
+-- private.uid() (a hosted project does not let custom roles use the auth schema).
+grant usage on schema public, extensions to staff;
+
+-- Policies call private.is_staff() and private.uid(); every API request runs private.check_request()
+-- (anon included); service_role runs private.require_staff() from the functions it calls; Supabase
+-- Auth runs the token hook. Nothing in private is executable by public, so usage alone gives none of
+-- them anything else.
 grant usage on schema private to authenticated;
 grant usage on schema private to service_role;
+grant usage on schema private to anon, staff, supabase_auth_admin;
 
 -- ============================================================================================
 -- Types
@@ -62,9 +85,10 @@ alter table public.profile enable row level security;
 -- ============================================================================================
 -- Grants (no default grants on public: each table says what the API roles may do)
 -- ============================================================================================
-grant select on public.user_role to authenticated;
+grant select on public.user_role to authenticated, staff;
 grant all on public.user_role to service_role;
-grant select, insert, update, delete on public.profile to authenticated;
+grant select, update on public.profile to authenticated;
+grant select, insert, update, delete on public.profile to staff;
 grant all on public.profile to service_role;
 
 -- ============================================================================================
@@ -95,12 +119,12 @@ $$;
 comment on function private.is_staff() is
   'True when the calling account holds admin or manager and its profile is active.';
 revoke execute on function private.is_staff() from public, anon;
-grant execute on function private.is_staff() to authenticated, service_role;
+grant execute on function private.is_staff() to authenticated, staff, service_role;
 
 -- Read policies name the caller with this, not auth.uid(). Postgres decides whether a query may run
 -- in parallel from the labels of the functions its policies call, and auth.uid() carries none, so
--- every signed-in read of a table whose policy called it ran in one process. Write policies keep
--- auth.uid(): Postgres never runs a write in parallel.
+-- every signed-in read of a table whose policy called it ran in one process. Clients' write
+-- policies keep auth.uid(): Postgres never runs a write in parallel.
 create function private.uid() returns uuid
 -- plpgsql, not sql: a SQL function with search_path set is never inlined and is planned anew on
 -- every call, while plpgsql keeps its plan (as is_staff()).
@@ -109,6 +133,9 @@ language plpgsql stable
 -- workers; only its missing label made it unsafe. Policies call this inside (select ...), so it is
 -- an InitPlan that runs once per query, in the leader.
 parallel safe
+-- security definer: the `staff` role has no usage on the auth schema (see Roles), and it names
+-- itself with this too (column defaults, triggers, its own write policies).
+security definer
 set search_path = ''
 as $$
 begin
@@ -118,7 +145,7 @@ $$;
 comment on function private.uid() is
   'auth.uid(), labelled parallel safe: the caller''s id in read policies.';
 revoke execute on function private.uid() from public, anon;
-grant execute on function private.uid() to authenticated;
+grant execute on function private.uid() to authenticated, staff, service_role;
 
 -- Who may issue and revoke API keys and record ledger movements, as one rule: staff through the API,
 -- and the service itself, with the service key (service_role) or as the role that owns this project's
@@ -148,7 +175,71 @@ comment on function private.require_staff(text) is
   'Raises 42501 unless the caller is staff, service_role, or (outside an API request) the owner of this '
   'project''s schema or a member of it.';
 revoke execute on function private.require_staff(text) from public, anon;
-grant execute on function private.require_staff(text) to authenticated, service_role;
+grant execute on function private.require_staff(text) to authenticated, staff, service_role;
+
+-- PostgREST's pre-request function (db-pre-request, set on authenticator below): it runs in every
+-- API request's transaction, after the role and claims are set and before the request's statement.
+-- It is the live authority behind the `staff` role: a token says "staff" until it expires, but an
+-- account that has since lost admin and manager, or whose profile is no longer active, is refused
+-- here on its next request. Anyone else passes at the cost of one comparison.
+create function private.check_request() returns void
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  -- Nested, not one condition: a statement checks its right to call each function it names before
+  -- it runs, and anon may not call is_staff().
+  if current_user = 'staff' then
+    if not private.is_staff() then
+      raise exception 'this token''s staff role is no longer held: sign in again'
+        using errcode = '42501';
+    end if;
+  end if;
+end;
+$$;
+comment on function private.check_request() is
+  'PostgREST pre-request: refuses a staff token whose account is not staff any more (42501).';
+revoke execute on function private.check_request() from public;
+grant execute on function private.check_request() to anon, authenticated, staff, service_role;
+
+-- Supabase Auth's custom access token hook (supabase/config.toml): staff's tokens name the `staff`
+-- role, everyone else's stay `authenticated`; `user_role` says which of the account's roles counts
+-- (admin, then manager, then client). Runs at sign-in and at every refresh, so a token is never
+-- older than the token lifetime, and check_request() covers what changes within it.
+create function private.custom_access_token_hook(event jsonb) returns jsonb
+language plpgsql stable
+-- security definer: supabase_auth_admin, which runs it, has no rights on user_role or profile.
+security definer
+set search_path = ''
+as $$
+declare
+  claims jsonb := event -> 'claims';
+  held public.app_role;
+  active boolean;
+begin
+  select ur.role, p.status = 'active' into held, active
+  from public.user_role ur
+  join public.profile p on p.id = ur.user_id
+  where ur.user_id = (event ->> 'user_id')::uuid
+  order by ur.role
+  limit 1;
+  if held is not null then
+    claims := jsonb_set(claims, '{user_role}', to_jsonb(held::text));
+  end if;
+  if claims ->> 'role' = 'authenticated' and held in ('admin', 'manager') and active then
+    claims := jsonb_set(claims, '{role}', '"staff"');
+  end if;
+  return jsonb_build_object('claims', claims);
+end;
+$$;
+comment on function private.custom_access_token_hook(jsonb) is
+  'Supabase Auth access token hook: role staff for active admins and managers, and the user_role claim.';
+revoke execute on function private.custom_access_token_hook(jsonb) from public, anon, authenticated, service_role;
+grant execute on function private.custom_access_token_hook(jsonb) to supabase_auth_admin;
+
+-- PostgREST reads its settings from the authenticator role; the notify makes a running one reload.
+alter role authenticator set pgrst.db_pre_request = 'private.check_request';
+notify pgrst, 'reload config';
 
 create function private.set_updated_at() returns trigger
 language plpgsql
@@ -210,7 +301,7 @@ language plpgsql
 set search_path = ''
 as $$
 begin
-  if old.id = (select auth.uid()) and not (select private.is_staff()) and (
+  if old.id = (select private.uid()) and not (select private.is_staff()) and (
        new.id is distinct from old.id
     or new.email is distinct from old.email
     or new.status is distinct from old.status
@@ -242,27 +333,41 @@ create trigger profile_set_updated_at
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
--- Read policies, here and in every later file, test the staff arm first: Postgres evaluates an OR's
--- arms in the order written, and with the owner's comparison first a staff scan would compare every
--- row to the caller before reaching a value computed once per query. The price is one is_staff()
--- call per signed-in read, clients' included.
-create policy "accounts read their own roles; staff read all"
+-- The pattern every table follows: one policy per role and action, each plain. A client's read is
+-- one condition on the owner column, which Postgres turns into an index condition even when the
+-- caller sends no filter of its own. Staff's reads grant every row with no condition at all, since
+-- a request reaches them as `staff` only when private.check_request() has just found its caller to
+-- be staff. Staff's writes check private.is_staff() again, which costs nothing on a single row.
+create policy "accounts read their own roles"
   on public.user_role for select to authenticated
-  using ((select private.is_staff()) or user_id = (select private.uid()));
+  using (user_id = (select private.uid()));
 
-create policy "accounts read their own profile; staff read all"
+create policy "staff read all roles"
+  on public.user_role for select to staff
+  using (true);
+
+create policy "accounts read their own profile"
   on public.profile for select to authenticated
-  using ((select private.is_staff()) or id = (select private.uid()));
+  using (id = (select private.uid()));
+
+create policy "accounts update their own profile"
+  on public.profile for update to authenticated
+  using (id = (select auth.uid()))
+  with check (id = (select auth.uid()));
+
+create policy "staff read all profiles"
+  on public.profile for select to staff
+  using (true);
 
 create policy "staff create profiles"
-  on public.profile for insert to authenticated
+  on public.profile for insert to staff
   with check ((select private.is_staff()));
 
-create policy "accounts update their own profile; staff update any"
-  on public.profile for update to authenticated
-  using (id = (select auth.uid()) or (select private.is_staff()))
-  with check (id = (select auth.uid()) or (select private.is_staff()));
+create policy "staff update profiles"
+  on public.profile for update to staff
+  using ((select private.is_staff()))
+  with check ((select private.is_staff()));
 
 create policy "staff delete profiles"
-  on public.profile for delete to authenticated
+  on public.profile for delete to staff
   using ((select private.is_staff()));

@@ -46,45 +46,45 @@ alter table public.game_provider enable row level security;
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
-grant select on public.currency, public.game_provider to anon;
-grant select, insert, update, delete on public.currency, public.game_provider to authenticated;
+grant select on public.currency, public.game_provider to anon, authenticated;
+grant select, insert, update, delete on public.currency, public.game_provider to staff;
 grant all on public.currency, public.game_provider to service_role;
 
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
 create policy "anyone reads the currency list"
-  on public.currency for select to anon, authenticated
+  on public.currency for select to anon, authenticated, staff
   using (true);
 
 create policy "staff create currencies"
-  on public.currency for insert to authenticated
+  on public.currency for insert to staff
   with check ((select private.is_staff()));
 
 create policy "staff update currencies"
-  on public.currency for update to authenticated
+  on public.currency for update to staff
   using ((select private.is_staff()))
   with check ((select private.is_staff()));
 
 create policy "staff delete currencies"
-  on public.currency for delete to authenticated
+  on public.currency for delete to staff
   using ((select private.is_staff()));
 
 create policy "anyone reads the provider list"
-  on public.game_provider for select to anon, authenticated
+  on public.game_provider for select to anon, authenticated, staff
   using (true);
 
 create policy "staff create providers"
-  on public.game_provider for insert to authenticated
+  on public.game_provider for insert to staff
   with check ((select private.is_staff()));
 
 create policy "staff update providers"
-  on public.game_provider for update to authenticated
+  on public.game_provider for update to staff
   using ((select private.is_staff()))
   with check ((select private.is_staff()));
 
 create policy "staff delete providers"
-  on public.game_provider for delete to authenticated
+  on public.game_provider for delete to staff
   using ((select private.is_staff()));
 
 -- ============================================================================================

@@ -33,7 +33,7 @@ create table public.transaction (
   amount numeric(20, 4) not null,
   balance_after numeric(20, 4),
   note text,
-  created_by uuid default auth.uid() references auth.users (id) on delete set null,
+  created_by uuid default private.uid() references auth.users (id) on delete set null,
   created_at timestamptz not null default now(),
   reference text,
   ledger_seq bigint generated always as identity,
@@ -82,7 +82,8 @@ alter table public.transaction enable row level security;
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
-grant select, insert, update, delete on public.wallet, public.transaction to authenticated;
+grant select on public.wallet, public.transaction to authenticated;
+grant select, insert, update, delete on public.wallet, public.transaction to staff;
 grant all on public.wallet, public.transaction to service_role;
 
 -- ============================================================================================
@@ -190,41 +191,49 @@ comment on function public.record_transaction(uuid, text, text, numeric, text, t
   'transaction.';
 revoke execute on function public.record_transaction(uuid, text, text, numeric, text, text) from public, anon;
 grant execute on function public.record_transaction(uuid, text, text, numeric, text, text)
-  to authenticated, service_role;
+  to authenticated, staff, service_role;
 
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
-create policy "clients read their own wallets; staff read all"
+create policy "clients read their own wallets"
   on public.wallet for select to authenticated
-  using ((select private.is_staff()) or client_id = (select private.uid()));
+  using (client_id = (select private.uid()));
+
+create policy "staff read all wallets"
+  on public.wallet for select to staff
+  using (true);
 
 create policy "staff create wallets"
-  on public.wallet for insert to authenticated
+  on public.wallet for insert to staff
   with check ((select private.is_staff()));
 
 create policy "staff update wallets"
-  on public.wallet for update to authenticated
+  on public.wallet for update to staff
   using ((select private.is_staff()))
   with check ((select private.is_staff()));
 
 create policy "staff delete wallets"
-  on public.wallet for delete to authenticated
+  on public.wallet for delete to staff
   using ((select private.is_staff()));
 
-create policy "clients read their own transactions; staff read all"
+create policy "clients read their own transactions"
   on public.transaction for select to authenticated
-  using ((select private.is_staff()) or client_id = (select private.uid()));
+  using (client_id = (select private.uid()));
+
+create policy "staff read all transactions"
+  on public.transaction for select to staff
+  using (true);
 
 create policy "staff create transactions"
-  on public.transaction for insert to authenticated
+  on public.transaction for insert to staff
   with check ((select private.is_staff()));
 
 create policy "staff update transactions"
-  on public.transaction for update to authenticated
+  on public.transaction for update to staff
   using ((select private.is_staff()))
   with check ((select private.is_staff()));
 
 create policy "staff delete transactions"
-  on public.transaction for delete to authenticated
+  on public.transaction for delete to staff
   using ((select private.is_staff()));

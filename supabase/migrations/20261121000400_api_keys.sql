@@ -51,7 +51,8 @@ alter table private.revoked_api_key enable row level security;
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
-grant select, insert, update, delete on public.api_key to authenticated;
+grant select on public.api_key to authenticated;
+grant select, insert, update, delete on public.api_key to staff;
 grant all on public.api_key to service_role;
 
 -- ============================================================================================
@@ -127,7 +128,7 @@ comment on function public.issue_api_key(uuid, text) is
   'Staff or the service itself: creates an API key for a client and returns it; the key is not stored and '
   'cannot be shown again.';
 revoke execute on function public.issue_api_key(uuid, text) from public, anon;
-grant execute on function public.issue_api_key(uuid, text) to authenticated, service_role;
+grant execute on function public.issue_api_key(uuid, text) to authenticated, staff, service_role;
 
 -- Idempotent: revoking a revoked key keeps its first revoked_at. Takes effect on the next request.
 create function public.revoke_api_key(id uuid)
@@ -151,24 +152,28 @@ $$;
 comment on function public.revoke_api_key(uuid) is
   'Staff or the service itself: revokes an API key for good; requests with it are refused from the next one on.';
 revoke execute on function public.revoke_api_key(uuid) from public, anon;
-grant execute on function public.revoke_api_key(uuid) to authenticated, service_role;
+grant execute on function public.revoke_api_key(uuid) to authenticated, staff, service_role;
 
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
-create policy "clients read their own api keys; staff read all"
+create policy "clients read their own api keys"
   on public.api_key for select to authenticated
-  using ((select private.is_staff()) or client_id = (select private.uid()));
+  using (client_id = (select private.uid()));
+
+create policy "staff read all api keys"
+  on public.api_key for select to staff
+  using (true);
 
 create policy "staff create api keys"
-  on public.api_key for insert to authenticated
+  on public.api_key for insert to staff
   with check ((select private.is_staff()));
 
 create policy "staff update api keys"
-  on public.api_key for update to authenticated
+  on public.api_key for update to staff
   using ((select private.is_staff()))
   with check ((select private.is_staff()));
 
 create policy "staff delete api keys"
-  on public.api_key for delete to authenticated
+  on public.api_key for delete to staff
   using ((select private.is_staff()));

@@ -45,10 +45,11 @@ alter table public.support_ticket_message enable row level security;
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
-grant select, insert, update, delete on public.support_ticket to authenticated;
+grant select, insert on public.support_ticket to authenticated;
+grant select, insert, update, delete on public.support_ticket to staff;
 grant all on public.support_ticket to service_role;
 -- Messages are append-only for callers: no update or delete grant at all.
-grant select, insert on public.support_ticket_message to authenticated;
+grant select, insert on public.support_ticket_message to authenticated, staff;
 grant all on public.support_ticket_message to service_role;
 
 -- ============================================================================================
@@ -61,44 +62,52 @@ create trigger support_ticket_set_updated_at
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
-create policy "clients read their own tickets; staff read all"
+create policy "clients read their own tickets"
   on public.support_ticket for select to authenticated
-  using ((select private.is_staff()) or client_id = (select private.uid()));
+  using (client_id = (select private.uid()));
 
 -- A client opens tickets in its own name only: open, at the initial priority (spec 3: `normal`),
--- unassigned and dated now, so no client jumps the staff queue (sorted by priority or updated_at);
--- staff create any.
-create policy "clients open their own tickets; staff create any"
+-- unassigned and dated now, so no client jumps the staff queue (sorted by priority or updated_at).
+create policy "clients open their own tickets"
   on public.support_ticket for insert to authenticated
   with check (
-    (select private.is_staff())
-    or (client_id = (select auth.uid()) and status = 'open' and priority = 'normal' and assigned_to is null
-        and created_at = now() and updated_at = now())
+    client_id = (select auth.uid()) and status = 'open' and priority = 'normal' and assigned_to is null
+    and created_at = now() and updated_at = now()
   );
 
+create policy "staff read all tickets"
+  on public.support_ticket for select to staff
+  using (true);
+
+create policy "staff create tickets"
+  on public.support_ticket for insert to staff
+  with check ((select private.is_staff()));
+
 create policy "staff update tickets"
-  on public.support_ticket for update to authenticated
+  on public.support_ticket for update to staff
   using ((select private.is_staff()))
   with check ((select private.is_staff()));
 
 create policy "staff delete tickets"
-  on public.support_ticket for delete to authenticated
+  on public.support_ticket for delete to staff
   using ((select private.is_staff()));
 
-create policy "ticket owners and staff read messages"
+create policy "ticket owners read their messages"
   on public.support_ticket_message for select to authenticated
-  using (
-    (select private.is_staff())
-    or ticket_id in (select t.id from public.support_ticket t where t.client_id = (select private.uid()))
-  );
+  using (ticket_id in (select t.id from public.support_ticket t where t.client_id = (select private.uid())));
 
-create policy "ticket owners and staff write messages in their own name"
+create policy "ticket owners write on their tickets in their own name"
   on public.support_ticket_message for insert to authenticated
   with check (
     author_id = (select auth.uid())
     and created_at = now()
-    and (
-      (select private.is_staff())
-      or ticket_id in (select t.id from public.support_ticket t where t.client_id = (select auth.uid()))
-    )
+    and ticket_id in (select t.id from public.support_ticket t where t.client_id = (select auth.uid()))
   );
+
+create policy "staff read all messages"
+  on public.support_ticket_message for select to staff
+  using (true);
+
+create policy "staff write messages in their own name"
+  on public.support_ticket_message for insert to staff
+  with check (author_id = (select private.uid()) and created_at = now() and (select private.is_staff()));

@@ -50,10 +50,10 @@ alter table public.app_setting enable row level security;
 -- ============================================================================================
 -- Visitors choose what they say, not the id, the status or the time: column-level insert.
 grant insert (name, email, company, phone, messaging_handle, message, source)
-  on public.contact_submission to anon, authenticated;
-grant select, update on public.contact_submission to authenticated;
+  on public.contact_submission to anon, authenticated, staff;
+grant select, update on public.contact_submission to staff;
 grant all on public.contact_submission to service_role;
-grant select, insert, update, delete on public.app_setting to authenticated;
+grant select, insert, update, delete on public.app_setting to staff;
 grant all on public.app_setting to service_role;
 
 -- ============================================================================================
@@ -61,33 +61,33 @@ grant all on public.app_setting to service_role;
 -- ============================================================================================
 -- Also holds where the older default grants give every column: new, and dated now.
 create policy "anyone sends contact messages as new"
-  on public.contact_submission for insert to anon, authenticated
+  on public.contact_submission for insert to anon, authenticated, staff
   with check (status = 'new' and created_at = now());
 
 create policy "staff read contact messages"
-  on public.contact_submission for select to authenticated
-  using ((select private.is_staff()));
+  on public.contact_submission for select to staff
+  using (true);
 
 create policy "staff update contact messages"
-  on public.contact_submission for update to authenticated
+  on public.contact_submission for update to staff
   using ((select private.is_staff()))
   with check ((select private.is_staff()));
 
 create policy "staff read settings"
-  on public.app_setting for select to authenticated
-  using ((select private.is_staff()));
+  on public.app_setting for select to staff
+  using (true);
 
 create policy "staff create settings"
-  on public.app_setting for insert to authenticated
+  on public.app_setting for insert to staff
   with check ((select private.is_staff()));
 
 create policy "staff update settings"
-  on public.app_setting for update to authenticated
+  on public.app_setting for update to staff
   using ((select private.is_staff()))
   with check ((select private.is_staff()));
 
 create policy "staff delete settings"
-  on public.app_setting for delete to authenticated
+  on public.app_setting for delete to staff
   using ((select private.is_staff()));
 
 -- ============================================================================================

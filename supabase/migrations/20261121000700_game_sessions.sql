@@ -60,7 +60,7 @@ alter table public.game_session enable row level security;
 -- ============================================================================================
 -- Grants: read-only for the API roles; the endpoint writes as the owner.
 -- ============================================================================================
-grant select on public.game_session to authenticated, service_role;
+grant select on public.game_session to authenticated, staff, service_role;
 
 -- ============================================================================================
 -- Helper functions
@@ -237,6 +237,10 @@ revoke execute on function private.purge_idempotency_keys() from public, anon, a
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
-create policy "clients read their own game sessions; staff read all"
+create policy "clients read their own game sessions"
   on public.game_session for select to authenticated
-  using ((select private.is_staff()) or client_id = (select private.uid()));
+  using (client_id = (select private.uid()));
+
+create policy "staff read all game sessions"
+  on public.game_session for select to staff
+  using (true);

@@ -34,18 +34,46 @@ export interface Account {
  */
 export type Caller = Account | 'anon' | 'service_role';
 
-export function claimsFor(caller: Caller): Record<string, unknown> {
-  return typeof caller === 'string'
-    ? { role: caller, iss: 'supabase' }
-    : { sub: caller.id, role: 'authenticated', aud: 'authenticated', email: caller.email, iss: 'supabase' };
+/** An access token's claims, as Supabase Auth issued them at one moment. */
+export interface Token {
+  claims: Record<string, unknown> & { role: string };
 }
 
-/** Runs `fn` as PostgREST would for a request by `caller`, in one committed transaction. */
-export async function as<T>(sql: Sql, caller: Caller, fn: (tx: TransactionSql) => Promise<T>): Promise<T> {
+/**
+ * Signs `account` in as Supabase Auth does: the default claims, then the custom access token hook,
+ * called as supabase_auth_admin. The token keeps what the hook said then, however the account
+ * changes later (until it is refreshed: sign in again).
+ */
+export async function signIn(sql: Sql, account: Account): Promise<Token> {
+  const claims = { sub: account.id, role: 'authenticated', aud: 'authenticated', email: account.email, iss: 'supabase' };
+  const [row] = await sql.begin(async (tx) => {
+    await tx`set local role supabase_auth_admin`;
+    const event = { user_id: account.id, claims, authentication_method: 'password' };
+    return tx`select private.custom_access_token_hook(${tx.json(event)}) as result`;
+  });
+  return { claims: row.result.claims };
+}
+
+function isToken(caller: Caller | Token): caller is Token {
+  return typeof caller === 'object' && 'claims' in caller;
+}
+
+/**
+ * Runs `fn` as PostgREST would for a request by `caller`, in one committed transaction: the role
+ * and claims of its token set locally, then the pre-request function, then `fn`. An account signs
+ * in afresh; a Token is used as it is (a token issued earlier).
+ */
+export async function as<T>(sql: Sql, caller: Caller | Token, fn: (tx: TransactionSql) => Promise<T>): Promise<T> {
+  const claims = isToken(caller)
+    ? caller.claims
+    : typeof caller === 'string'
+      ? { role: caller, iss: 'supabase' }
+      : (await signIn(sql, caller)).claims;
   return sql.begin(async (tx) => {
     await tx`
-      select set_config('role', ${typeof caller === 'string' ? caller : 'authenticated'}, true),
-             set_config('request.jwt.claims', ${JSON.stringify(claimsFor(caller))}, true)`;
+      select set_config('role', ${claims.role}, true),
+             set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
+    await tx`select private.check_request()`;
     return fn(tx);
   }) as Promise<T>;
 }

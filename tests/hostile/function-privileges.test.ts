@@ -5,18 +5,26 @@ import { describe, expect, it } from 'vitest';
 import { connect, grantModes } from '../helpers/db.ts';
 
 const callable = {
-  anon: [],
+  // private.check_request(): PostgREST's pre-request function, which every API request runs.
+  anon: ['private.check_request'],
   // private.uid(): the caller's id in read policies, which run as the caller.
   authenticated: [
-    'private.is_staff', 'private.require_staff', 'private.uid',
+    'private.check_request', 'private.is_staff', 'private.require_staff', 'private.uid',
     'public.issue_api_key', 'public.record_transaction', 'public.revoke_api_key',
   ],
-  // The service key: the same functions but private.uid() (it bypasses RLS, so no policy runs for it);
+  // Staff's own role: the same functions; their guards decide.
+  staff: [
+    'private.check_request', 'private.is_staff', 'private.require_staff', 'private.uid',
+    'public.issue_api_key', 'public.record_transaction', 'public.revoke_api_key',
+  ],
+  // The service key: the same functions too (private.uid() for transaction.created_by's default);
   // their guards let it through where staff would pass.
   service_role: [
-    'private.is_staff', 'private.require_staff',
+    'private.check_request', 'private.is_staff', 'private.require_staff', 'private.uid',
     'public.issue_api_key', 'public.record_transaction', 'public.revoke_api_key',
   ],
+  // Supabase Auth: the access token hook, nothing else.
+  supabase_auth_admin: ['private.custom_access_token_hook'],
 };
 
 describe.each(grantModes)('functions the API roles can call (%s)', (mode) => {

@@ -2,7 +2,7 @@
 // balance_after it writes, overdraws, references and bad input. Each test opens its own wallets.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { type Account, as, cast, claimsFor, connect, grantModes, outcome } from '../helpers/db.ts';
+import { type Account, as, cast, connect, grantModes, outcome, signIn } from '../helpers/db.ts';
 import { ledgerOf, openWallet, record, type Movement } from './record.ts';
 
 describe.each(grantModes)('who may record (%s)', (mode) => {
@@ -51,10 +51,13 @@ describe.each(grantModes)('who may record (%s)', (mode) => {
     const { alice, mona } = await cast(sql);
     await openWallet(sql, alice);
     // current_user stays the owner, as in a function it owns; the request's claims are set.
-    const asOwnerFor = (caller: Account) => sql.begin(async (tx) => {
-      await tx`select set_config('request.jwt.claims', ${JSON.stringify(claimsFor(caller))}, true)`;
+    const asOwnerFor = async (caller: Account) => {
+      const { claims } = await signIn(sql, caller);
+      return sql.begin(async (tx) => {
+      await tx`select set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
       return tx`select * from public.record_transaction(${alice.id}::uuid, 'USD', 'deposit', 3)`;
-    });
+      });
+    };
 
     expect(await outcome(() => asOwnerFor(alice))).toBe('42501');
     expect((await asOwnerFor(mona))[0]).toMatchObject({ balance_after: '3.0000', created_by: mona.id });
@@ -64,16 +67,19 @@ describe.each(grantModes)('who may record (%s)', (mode) => {
     const { alice, mona } = await cast(sql);
     await openWallet(sql, alice);
     // Created inside the transaction, so the failing call that ends it takes the role away too.
-    const asCustomRole = (caller: Account) => sql.begin(async (tx) => {
+    const asCustomRole = async (caller: Account) => {
+      const { claims } = await signIn(sql, caller);
+      return sql.begin(async (tx) => {
       const role = `cgs_custom_${randomUUID().slice(0, 8)}`;
       await tx.unsafe(`create role ${role} nologin`);
       await tx.unsafe(`grant usage on schema private to ${role}`);
       await tx.unsafe(`grant execute on function public.record_transaction(uuid, text, text, numeric, text, text),
         private.require_staff(text), private.is_staff() to ${role}`);
       await tx`select set_config('role', ${role}, true),
-                      set_config('request.jwt.claims', ${JSON.stringify(claimsFor(caller))}, true)`;
+                      set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
       return tx`select * from public.record_transaction(${alice.id}::uuid, 'USD', 'deposit', 3)`;
-    });
+      });
+    };
     const messageOf = (run: Promise<unknown>) => run.then(() => 'recorded', (error: Error) => error.message);
 
     expect(await messageOf(asCustomRole(alice))).toBe('only staff may record transactions');

@@ -51,8 +51,9 @@ describe.each(grantModes)('game_session with %s', (mode) => {
   });
 
   it.each(['alice', 'adam'] as const)('%s cannot change or delete a session through the API', async (who) => {
-    // Without the grant the statement is refused; with it, RLS leaves no row to touch.
-    const denied = mode === 'explicit grants' ? '42501' : 0;
+    // Without the grant the statement is refused; with it, RLS leaves no row to touch. The staff role
+    // is the project's own, so Supabase's older default grants never included it.
+    const denied = mode === 'explicit grants' || who === 'adam' ? '42501' : 0;
     const touched = async (statement: (tx: TransactionSql) => PromiseLike<{ length: number }>) => {
       try {
         return (await as(sql, people[who], async (tx) => statement(tx))).length;

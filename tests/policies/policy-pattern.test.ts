@@ -1,0 +1,91 @@
+// The policy pattern every table follows (supabase/migrations/..._accounts_and_roles.sql, Policies):
+// clients sign in as `authenticated`, staff as `staff`, and each role's policies are plain, so a
+// client's read without its own filter is an index condition and a staff read has no condition.
+// The access rules themselves are proven cell by cell by the matrix tests.
+import { describe, expect, it } from 'vitest';
+import { as, cast, connect, signIn } from '../helpers/db.ts';
+import { openWallet } from '../ledger/record.ts';
+
+interface Policy {
+  table: string;
+  name: string;
+  cmd: string;
+  roles: string[];
+  qual: string | null;
+  check: string | null;
+}
+
+describe('the policy pattern', () => {
+  const sql = connect();
+  const policies = () => sql<Policy[]>`
+    select tablename as table, policyname as name, cmd, roles::text[] as roles, qual, with_check as check
+    from pg_catalog.pg_policies where schemaname = 'public' order by 1, 2`;
+
+  it('names one role per policy, or the public reads every caller shares', async () => {
+    const all = await policies();
+    expect(all.length).toBeGreaterThan(30);
+    const shared = all.filter((p) => p.roles.length > 1);
+    // Public lists and the contact form: the same rule for every caller, so one policy serves all.
+    expect(shared.map((p) => `${p.table} ${p.cmd} ${p.roles.join(',')}`)).toEqual([
+      'contact_submission INSERT anon,authenticated,staff',
+      'currency SELECT anon,authenticated,staff',
+      'game_provider SELECT anon,authenticated,staff',
+    ]);
+    expect(all.every((p) => p.roles.every((role) => ['anon', 'authenticated', 'staff'].includes(role)))).toBe(true);
+  });
+
+  it('gives clients no staff arm: no policy of authenticated calls is_staff()', async () => {
+    const clients = (await policies()).filter((p) => p.roles.includes('authenticated'));
+    expect(clients.length).toBeGreaterThan(10);
+    expect(clients.filter((p) => `${p.qual} ${p.check}`.includes('is_staff'))).toEqual([]);
+  });
+
+  it('lets staff read with no condition and write only while is_staff() holds', async () => {
+    const staff = (await policies()).filter((p) => p.roles.length === 1 && p.roles[0] === 'staff');
+    const reads = staff.filter((p) => p.cmd === 'SELECT');
+    expect(reads.map((p) => p.table)).toEqual(['api_key', 'app_setting', 'contact_submission', 'game_session', 'profile',
+      'support_ticket', 'support_ticket_message', 'transaction', 'user_role', 'wallet']);
+    expect(reads.filter((p) => p.qual !== 'true')).toEqual([]);
+    const writes = staff.filter((p) => p.cmd !== 'SELECT');
+    expect(writes.length).toBeGreaterThan(20);
+    expect(writes.filter((p) => !`${p.qual ?? ''} ${p.check ?? ''}`.includes('private.is_staff()'))).toEqual([]);
+  });
+
+  it('makes a client\'s unfiltered read an index condition on its owner column', async () => {
+    const { alice } = await cast(sql);
+    await openWallet(sql, alice);
+    const planOf = (query: string) => as(sql, alice, async (tx) => {
+      // A tiny table would be scanned whole whatever the policy; the question is whether it can use the index.
+      await tx`set local enable_seqscan = off`;
+      const [row] = await tx.unsafe(`explain (format json) ${query}`);
+      return JSON.stringify(row['QUERY PLAN']);
+    });
+    for (const query of [
+      'select * from public.transaction order by created_at desc limit 50',
+      'select count(*) from public.transaction',
+      'select * from public.wallet',
+    ]) {
+      expect(await planOf(query), query).toMatch(/"Index Cond":"\(client_id = \(InitPlan 1\)\.col1\)"/);
+    }
+  });
+
+  it('is served as the token hook says: staff get the staff role, clients and lapsed staff authenticated', async () => {
+    const { alice, mona, adam } = await cast(sql);
+    expect((await signIn(sql, alice)).claims).toMatchObject({ role: 'authenticated', user_role: 'client', sub: alice.id });
+    expect((await signIn(sql, mona)).claims).toMatchObject({ role: 'staff', user_role: 'manager', sub: mona.id });
+    expect((await signIn(sql, adam)).claims).toMatchObject({ role: 'staff', user_role: 'admin', sub: adam.id });
+    await sql`update public.profile set status = 'suspended' where id = ${adam.id}`;
+    expect((await signIn(sql, adam)).claims).toMatchObject({ role: 'authenticated', user_role: 'admin' });
+    await sql`delete from public.user_role where user_id = ${mona.id} and role = 'manager'`;
+    expect((await signIn(sql, mona)).claims).toMatchObject({ role: 'authenticated', user_role: 'client' });
+  });
+
+  it('is guarded by PostgREST\'s pre-request function, set on the authenticator role', async () => {
+    const [row] = await sql`select rolconfig from pg_catalog.pg_roles where rolname = 'authenticator'`;
+    expect(row.rolconfig).toContain('pgrst.db_pre_request=private.check_request');
+    // Staff reads grant every row and count on that function: no table may reach a caller by
+    // another road that skips it (Realtime's changes of a table in a publication).
+    const published = await sql`select tablename from pg_catalog.pg_publication_tables where schemaname = 'public'`;
+    expect(published).toEqual([]);
+  });
+});
