@@ -1,9 +1,9 @@
 // One API request as PostgREST runs it: a transaction that sets `role` and `request.jwt.claims`
-// locally, then the statement. The same shape as `service_role` (Supabase's BYPASSRLS role, how a
+// locally, runs the pre-request function (private.check_request), then the statement. The same shape as `service_role` (Supabase's BYPASSRLS role, how a
 // request with the service key runs) is the "RLS bypassed" side.
 import type { Sql, TransactionSql } from 'postgres';
 
-export type Role = 'anon' | 'authenticated' | 'service_role';
+export type Role = 'anon' | 'authenticated' | 'staff' | 'service_role';
 
 export interface Caller {
   role: Role;
@@ -12,8 +12,13 @@ export interface Caller {
 }
 
 function claimsOf({ role, id }: Caller): Record<string, string> {
-  return id && role === 'authenticated' ? { sub: id, role, aud: 'authenticated' } : { role };
+  return id && (role === 'authenticated' || role === 'staff') ? { sub: id, role, aud: 'authenticated' } : { role };
 }
+
+// postgres.js sends a statement without parameters over the simple protocol, unprepared and planned
+// anew each time, whatever `prepare` says; `simple: false` (missing from its types) prepares it too,
+// as PostgREST prepares every statement.
+const PREPARED = { prepare: true, simple: false } as { prepare: true };
 
 /** Settings the transaction sets locally besides the role and claims (e.g. max_parallel_workers_per_gather). */
 export type Settings = Record<string, string>;
@@ -22,6 +27,7 @@ async function inRequest<T>(sql: Sql, caller: Caller, fn: (tx: TransactionSql) =
   return sql.begin(async (tx) => {
     await tx`select set_config('role', ${caller.role}, true),
                     set_config('request.jwt.claims', ${JSON.stringify(claimsOf(caller))}, true)`;
+    await tx`select private.check_request()`;
     for (const [name, value] of Object.entries(settings)) await tx`select set_config(${name}, ${value}, true)`;
     return fn(tx);
   }) as Promise<T>;
@@ -35,7 +41,7 @@ async function inRequest<T>(sql: Sql, caller: Caller, fn: (tx: TransactionSql) =
 export function timedStatement(sql: Sql, caller: Caller, statement: string, params: string[], settings?: Settings): Promise<number> {
   return inRequest(sql, caller, async (tx) => {
     const start = process.hrtime.bigint();
-    await tx.unsafe(statement, params, { prepare: true });
+    await tx.unsafe(statement, params, PREPARED);
     return Number(process.hrtime.bigint() - start) / 1e6;
   }, settings);
 }
@@ -58,7 +64,8 @@ export function postgrestStatement(statement: string, { count }: PostgrestGet): 
 
 /**
  * The whole request as PostgREST runs it, timed from `begin` to the end of `commit`: a read-only
- * transaction, the role, claims, method and path set locally, the wrapped statement (prepared).
+ * transaction, the role, claims, method and path set locally, the pre-request function, the
+ * wrapped statement (prepared).
  */
 export async function timedPostgrestRequest(
   sql: Sql,
@@ -74,7 +81,8 @@ export async function timedPostgrestRequest(
                     set_config('request.jwt.claims', ${JSON.stringify(claimsOf(caller))}, true),
                     set_config('request.method', 'GET', true),
                     set_config('request.path', ${get.path}, true)`;
-    await tx.unsafe(wrapped, params, { prepare: true });
+    await tx`select private.check_request()`;
+    await tx.unsafe(wrapped, params, PREPARED);
   });
   return Number(process.hrtime.bigint() - start) / 1e6;
 }

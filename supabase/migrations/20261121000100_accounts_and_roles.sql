@@ -94,26 +94,30 @@ grant all on public.profile to service_role;
 -- ============================================================================================
 -- Helper functions
 -- ============================================================================================
+-- Who is staff, the one definition: an account holding admin or manager whose profile is active.
 -- Staff powers need an active profile: a staff account is retired by closing its profile (it cannot
 -- be deleted once it has written to clients), and Supabase Auth knows nothing of profile.status.
+-- A view, so each check below inlines it; only the security-definer functions here read it.
+create view private.active_staff as
+  select ur.user_id
+  from public.user_role ur
+  join public.profile p on p.id = ur.user_id
+  where ur.role in ('admin'::public.app_role, 'manager'::public.app_role)
+    and p.status = 'active';
+comment on view private.active_staff is 'Accounts with staff powers now: admin or manager, profile active.';
+revoke all on private.active_staff from public, anon, authenticated, service_role;
+
 create function private.is_staff() returns boolean
 -- plpgsql, not sql: a security-definer SQL function is never inlined and is planned anew on every
 -- call, while plpgsql keeps its plan.
 language plpgsql stable parallel safe
 -- security definer: reads user_role and profile without going through their own policies, which
--- call this.
+-- call this, and for callers with no rights on them.
 security definer
 set search_path = ''
 as $$
 begin
-  return exists (
-    select 1
-    from public.user_role ur
-    join public.profile p on p.id = ur.user_id
-    where ur.user_id = (select auth.uid())
-      and ur.role in ('admin'::public.app_role, 'manager'::public.app_role)
-      and p.status = 'active'
-  );
+  return exists (select 1 from private.active_staff s where s.user_id = (select auth.uid()));
 end;
 $$;
 comment on function private.is_staff() is
@@ -184,16 +188,17 @@ grant execute on function private.require_staff(text) to authenticated, staff, s
 -- here on its next request. Anyone else passes at the cost of one comparison.
 create function private.check_request() returns void
 language plpgsql stable
+-- security definer: reads private.active_staff itself rather than calling is_staff(), since this
+-- runs in every request and a nested call costs more; so current_user is the owner here, and the
+-- request's role is the `role` setting PostgREST made.
+security definer
 set search_path = ''
 as $$
 begin
-  -- Nested, not one condition: a statement checks its right to call each function it names before
-  -- it runs, and anon may not call is_staff().
-  if current_user = 'staff' then
-    if not private.is_staff() then
-      raise exception 'this token''s staff role is no longer held: sign in again'
-        using errcode = '42501';
-    end if;
+  if current_setting('role') = 'staff'
+     and not exists (select 1 from private.active_staff s where s.user_id = (select auth.uid())) then
+    raise exception 'this token''s staff role is no longer held: sign in again'
+      using errcode = '42501';
   end if;
 end;
 $$;
@@ -214,19 +219,15 @@ set search_path = ''
 as $$
 declare
   claims jsonb := event -> 'claims';
+  account uuid := (event ->> 'user_id')::uuid;
   held public.app_role;
-  active boolean;
 begin
-  select ur.role, p.status = 'active' into held, active
-  from public.user_role ur
-  join public.profile p on p.id = ur.user_id
-  where ur.user_id = (event ->> 'user_id')::uuid
-  order by ur.role
-  limit 1;
+  select ur.role into held from public.user_role ur where ur.user_id = account order by ur.role limit 1;
   if held is not null then
     claims := jsonb_set(claims, '{user_role}', to_jsonb(held::text));
   end if;
-  if claims ->> 'role' = 'authenticated' and held in ('admin', 'manager') and active then
+  if claims ->> 'role' = 'authenticated'
+     and exists (select 1 from private.active_staff s where s.user_id = account) then
     claims := jsonb_set(claims, '{role}', '"staff"');
   end if;
   return jsonb_build_object('claims', claims);
