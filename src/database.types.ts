@@ -126,6 +126,75 @@ export type Database = {
         };
         Relationships: [];
       };
+      "game": {
+        Row: {
+          "category": string;
+          "code": string;
+          "created_at": string;
+          "currencies": (string)[];
+          "demo": boolean;
+          "features": (string)[];
+          "id": string;
+          "name": string;
+          "platforms": (string)[];
+          "provider_id": string;
+          "released_on": string | null;
+          "restricted_countries": (string)[];
+          "rtp": number | null;
+          "status": string;
+          "thumbnail_url": string | null;
+          "updated_at": string;
+          "volatility": string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          "category": string;
+          "code": string;
+          "created_at"?: string;
+          "currencies"?: (string)[];
+          "demo"?: boolean;
+          "features"?: (string)[];
+          "id"?: string;
+          "name": string;
+          "platforms"?: (string)[];
+          "provider_id": string;
+          "released_on"?: string | null;
+          "restricted_countries"?: (string)[];
+          "rtp"?: number | null;
+          "status"?: string;
+          "thumbnail_url"?: string | null;
+          "updated_at"?: string;
+          "volatility"?: string | null;
+        };
+        Update: {
+          "category"?: string;
+          "code"?: string;
+          "created_at"?: string;
+          "currencies"?: (string)[];
+          "demo"?: boolean;
+          "features"?: (string)[];
+          "id"?: string;
+          "name"?: string;
+          "platforms"?: (string)[];
+          "provider_id"?: string;
+          "released_on"?: string | null;
+          "restricted_countries"?: (string)[];
+          "rtp"?: number | null;
+          "status"?: string;
+          "thumbnail_url"?: string | null;
+          "updated_at"?: string;
+          "volatility"?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "game_provider_id_fkey";
+            columns: ["provider_id"];
+            isOneToOne: false;
+            referencedRelation: "game_provider";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       "game_provider": {
         Row: {
           "category": string | null;

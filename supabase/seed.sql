@@ -47,3 +47,57 @@ insert into public.support_ticket_message (ticket_id, author_id, body) values
 insert into public.api_key (client_id, label, key_prefix, key_hash) values
   ('a0000000-0000-4000-8000-000000000003', 'Demo', 'cgs_live_DEMO-ke',
    encode(extensions.digest('cgs_live_DEMO-key-for-local-use-only-000000000000000', 'sha256'), 'hex'));
+
+-- A demo catalogue: 26 games for each of the 12 providers (312), for local runs and the sandbox. Names
+-- and codes are generated from two word lists (no real titles, no art: thumbnails point at a
+-- placeholder host), and every field varies as a real catalogue's does. One game has a fixed code,
+-- pragmatic-play:vs20olympgate, which the README's examples launch. Production catalogues are
+-- imported, never seeded.
+with words(adjectives, nouns) as (
+  values (
+    array['Golden', 'Wild', 'Mystic', 'Lucky', 'Royal', 'Frozen', 'Blazing', 'Ancient', 'Cosmic', 'Savage',
+          'Sweet', 'Dragon''s', 'Pirate''s', 'Jungle', 'Neon', 'Viking', 'Aztec', 'Pharaoh''s', 'Crystal',
+          'Thunder', 'Midnight', 'Samurai', 'Emerald', 'Sugar', 'Olympian', 'Safari'],
+    array['Fortune', 'Reels', 'Riches', 'Quest', 'Treasure', 'Legends', 'Spins', 'Gems', 'Harvest', 'Kingdom',
+          'Rush', 'Vault', 'Storm', 'Bonanza', 'Empire', 'Fruits', 'Tiger', 'Phoenix', 'Wolves', 'Gates',
+          'Jackpot', 'Nights', 'Voyage', 'Bounty', 'Temple', 'Crown'])
+), generated as (
+  select gp.id as provider_id, gp.slug, gp.sort_order as p, n,
+         -- 7 and 26 share no factor, so each provider's 26 adjectives (and so names) are distinct.
+         w.adjectives[(7 * n + 3 * gp.sort_order) % 26 + 1] || ' ' || w.nouns[(11 * n + 5 * gp.sort_order) % 26 + 1] as name
+  from public.game_provider gp cross join generate_series(1, 26) n cross join words w
+  where gp.sort_order between 1 and 12
+)
+insert into public.game (provider_id, code, name, category, status, rtp, volatility, features, platforms,
+                         thumbnail_url, released_on, currencies, restricted_countries, demo)
+select provider_id, code, name, category,
+       case when n % 13 = 0 then 'maintenance' else 'active' end,
+       94 + ((37 * n + 13 * p) % 300) / 100.0,
+       (array['low', 'medium', 'high', 'very_high'])[(n + p) % 4 + 1],
+       case when category in ('slots', 'jackpot') then array_remove(array[
+         'free_spins', 'autoplay', 'turbo_spin',
+         case when n % 3 = 0 then 'bonus_buy' end,
+         case when n % 7 = 0 then 'megaways' end,
+         case when n % 5 = 0 then 'multipliers' end,
+         case when category = 'jackpot' then 'jackpot' end], null)
+       else array['autoplay'] end,
+       case when category = 'live_casino' and n % 4 = 0 then array['desktop'] else array['desktop', 'mobile'] end,
+       'https://cdn.cgs.example/thumbnails/' || slug || '/' || code || '.png',
+       date '2018-01-15' + (97 * n + 31 * p) % 2800,
+       case when n % 10 = 0 then array['EUR', 'GBP', 'USD'] else '{}' end,
+       case when n % 11 = 0 then array['FR', 'US'] when n % 6 = 0 then array['US'] else '{}' end,
+       category not in ('live_casino', 'game_show') and n % 8 <> 0
+from (
+  select g.*,
+         case when slug = 'pragmatic-play' and n = 1 then 'vs20olympgate'
+              else lower(regexp_replace(name, '[^A-Za-z0-9]', '', 'g')) end as code,
+         case slug
+           when 'evolution' then (array['live_casino', 'game_show', 'table_games'])[n % 3 + 1]
+           when 'spribe' then (array['crash', 'instant'])[n % 2 + 1]
+           when 'hacksaw-gaming' then case when n % 5 = 0 then 'scratch' else 'slots' end
+           when 'games-global' then case when n % 4 = 0 then 'jackpot' else 'slots' end
+           when 'playtech' then (array['slots', 'slots', 'live_casino', 'table_games'])[n % 4 + 1]
+           else case when n % 9 = 0 then 'table_games' else 'slots' end
+         end as category
+  from generated g
+) games;

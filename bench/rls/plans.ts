@@ -27,7 +27,11 @@ export function checkPlan(explained: unknown): PlanVerdict {
   const problems: string[] = [];
   const once = new Set<string>();
   let hashed = false;
+  const indexConds = new Set<string>();
   const walk = (node: PlanNode, inInitPlan: boolean) => {
+    // A policy's value used as an index condition (a client's read by its owner column).
+    const cond = node['Index Cond'];
+    if (!inInitPlan && typeof cond === 'string' && cond.includes('InitPlan')) indexConds.add(cond);
     const initPlan = inInitPlan || node['Parent Relationship'] === 'InitPlan';
     // The node's own expressions, without its children or its own subplan label.
     const { Plans, 'Subplan Name': _label, ...own } = node;
@@ -45,5 +49,6 @@ export function checkPlan(explained: unknown): PlanVerdict {
   if (problems.length) return { ok: false, summary: [...new Set(problems)].join('; ') };
   const parts = [once.size ? `InitPlan: ${[...once].sort().join(', ')}` : 'no helpers'];
   if (hashed) parts.push('hashed SubPlan');
+  if (indexConds.size) parts.push(`Index Cond: ${[...indexConds].join(', ')}`);
   return { ok: true, summary: parts.join('; ') };
 }

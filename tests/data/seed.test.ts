@@ -32,6 +32,22 @@ describe('the demo seed', () => {
     expect((await totals())[0]).toEqual(migrated);
   });
 
+  test('a demo catalogue of over 300 games across the 12 providers, each provider counting its active games', async () => {
+    const providers = await sql`
+      select gp.slug, gp.games_count,
+             (select count(*)::int from public.game g where g.provider_id = gp.id and g.status = 'active') as active,
+             (select count(*)::int from public.game g where g.provider_id = gp.id) as games
+      from public.game_provider gp order by gp.sort_order`;
+    expect(providers).toHaveLength(12);
+    expect(providers.reduce((sum, p) => sum + p.games, 0)).toBeGreaterThanOrEqual(300);
+    for (const p of providers) expect(p.games_count).toBe(p.active);
+    expect(providers.every((p) => p.active > 0)).toBe(true);
+    // The game the README's examples launch.
+    const [readme] = await sql`select g.status from public.game g join public.game_provider gp on gp.id = g.provider_id
+                               where gp.slug = 'pragmatic-play' and g.code = 'vs20olympgate'`;
+    expect(readme).toEqual({ status: 'active' });
+  });
+
   test('three demo accounts with their roles and password, and no NULL in the token columns Supabase Auth reads', async () => {
     const accounts = await sql`
       select u.email, array_agg(r.role::text order by r.role) as roles,

@@ -26,6 +26,8 @@ export type Row = Record<string, unknown>;
 
 export interface ResourceSpec {
   table: string;
+  /** Which rows of the table the matrix is about, when a table has several matrices. */
+  rows?: string;
   /** The column that identifies a row (defaults to `id`). */
   key?: string;
   /** Creates, as the service, the row the cell acts on; returns its key. */
@@ -69,7 +71,7 @@ async function rowByColumn(sql: Sql, table: string, column: string, value: unkno
 export function describeAccessMatrix(spec: ResourceSpec): void {
   const key = spec.key ?? 'id';
 
-  describe.each(grantModes)(`${spec.table} access rules (%s)`, (mode) => {
+  describe.each(grantModes)(`${spec.table}${spec.rows ? ` (${spec.rows})` : ''} access rules (%s)`, (mode) => {
     const sql = connect(mode);
     let shared: Cast;
     beforeAll(async () => {

@@ -7,7 +7,7 @@ import { as, type Caller, cast, connect, grantModes } from '../helpers/db.ts';
 
 // Every table a signed-in caller reads through a policy (the next test holds the list to the catalog);
 // clients read all but the staff-only ones.
-const tables = ['user_role', 'profile', 'currency', 'game_provider', 'wallet', 'transaction', 'api_key',
+const tables = ['user_role', 'profile', 'currency', 'game_provider', 'game', 'wallet', 'transaction', 'api_key',
   'support_ticket', 'support_ticket_message', 'contact_submission', 'app_setting', 'game_session'];
 const staffOnly = ['contact_submission', 'app_setting'];
 

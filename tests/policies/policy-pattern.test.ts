@@ -25,10 +25,12 @@ describe('the policy pattern', () => {
     const all = await policies();
     expect(all.length).toBeGreaterThan(30);
     const shared = all.filter((p) => p.roles.length > 1);
-    // Public lists and the contact form: the same rule for every caller, so one policy serves all.
+    // Public lists and the contact form: the same rule for every caller, so one policy serves all
+    // (anyone's list of games is the active ones; staff read them all through their own policy).
     expect(shared.map((p) => `${p.table} ${p.cmd} ${p.roles.join(',')}`)).toEqual([
       'contact_submission INSERT anon,authenticated,staff',
       'currency SELECT anon,authenticated,staff',
+      'game SELECT anon,authenticated',
       'game_provider SELECT anon,authenticated,staff',
     ]);
     expect(all.every((p) => p.roles.every((role) => ['anon', 'authenticated', 'staff'].includes(role)))).toBe(true);
@@ -43,7 +45,7 @@ describe('the policy pattern', () => {
   it('lets staff read with no condition and write only while is_staff() holds', async () => {
     const staff = (await policies()).filter((p) => p.roles.length === 1 && p.roles[0] === 'staff');
     const reads = staff.filter((p) => p.cmd === 'SELECT');
-    expect(reads.map((p) => p.table)).toEqual(['api_key', 'app_setting', 'contact_submission', 'game_session', 'profile',
+    expect(reads.map((p) => p.table)).toEqual(['api_key', 'app_setting', 'contact_submission', 'game', 'game_session', 'profile',
       'support_ticket', 'support_ticket_message', 'transaction', 'user_role', 'wallet']);
     expect(reads.filter((p) => p.qual !== 'true')).toEqual([]);
     const writes = staff.filter((p) => p.cmd !== 'SELECT');
