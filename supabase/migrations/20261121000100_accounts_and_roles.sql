@@ -18,6 +18,12 @@ do $$
 begin
   if not exists (select 1 from pg_catalog.pg_roles where rolname = 'staff') then
     create role staff nologin noinherit;
+  elsif exists (
+    select 1 from pg_catalog.pg_roles
+    where rolname = 'staff' and (rolsuper or rolbypassrls or rolcanlogin or rolcreaterole or rolcreatedb or rolreplication)
+  ) then
+    -- Another database's `staff` with powers of its own would hand them to every staff token here.
+    raise exception 'a role "staff" with more than nologin exists in this cluster; this project needs its own';
   end if;
 end
 $$;
@@ -209,7 +215,7 @@ grant execute on function private.check_request() to anon, authenticated, staff,
 
 -- Supabase Auth's custom access token hook (supabase/config.toml): staff's tokens name the `staff`
 -- role, everyone else's stay `authenticated`; `user_role` says which of the account's roles counts
--- (admin, then manager, then client). Runs at sign-in and at every refresh, so a token is never
+-- now (admin, then manager, while the account is staff; then client). Runs at sign-in and at every refresh, so a token is never
 -- older than the token lifetime, and check_request() covers what changes within it.
 create function private.custom_access_token_hook(event jsonb) returns jsonb
 language plpgsql stable
@@ -220,14 +226,19 @@ as $$
 declare
   claims jsonb := event -> 'claims';
   account uuid := (event ->> 'user_id')::uuid;
-  held public.app_role;
+  effective public.app_role;
 begin
-  select ur.role into held from public.user_role ur where ur.user_id = account order by ur.role limit 1;
-  if held is not null then
-    claims := jsonb_set(claims, '{user_role}', to_jsonb(held::text));
+  -- The role that counts now: admin, then manager, if the account is staff now; else client.
+  select ur.role into effective
+  from public.user_role ur
+  where ur.user_id = account
+    and (ur.role = 'client' or exists (select 1 from private.active_staff s where s.user_id = account))
+  order by ur.role
+  limit 1;
+  if effective is not null then
+    claims := jsonb_set(claims, '{user_role}', to_jsonb(effective::text));
   end if;
-  if claims ->> 'role' = 'authenticated'
-     and exists (select 1 from private.active_staff s where s.user_id = account) then
+  if claims ->> 'role' = 'authenticated' and effective in ('admin', 'manager') then
     claims := jsonb_set(claims, '{role}', '"staff"');
   end if;
   return jsonb_build_object('claims', claims);
@@ -238,8 +249,14 @@ comment on function private.custom_access_token_hook(jsonb) is
 revoke execute on function private.custom_access_token_hook(jsonb) from public, anon, authenticated, service_role;
 grant execute on function private.custom_access_token_hook(jsonb) to supabase_auth_admin;
 
--- PostgREST reads its settings from the authenticator role; the notify makes a running one reload.
-alter role authenticator set pgrst.db_pre_request = 'private.check_request';
+-- PostgREST reads its settings from the authenticator role, in this database only (another database
+-- on the cluster has no such function); the notify makes a running one reload.
+do $$
+begin
+  execute format('alter role authenticator in database %I set pgrst.db_pre_request = %L',
+                 current_database(), 'private.check_request');
+end
+$$;
 notify pgrst, 'reload config';
 
 create function private.set_updated_at() returns trigger

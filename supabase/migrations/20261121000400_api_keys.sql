@@ -60,7 +60,7 @@ grant all on public.api_key to service_role;
 -- ============================================================================================
 create function private.keep_revoked() returns trigger
 language plpgsql
--- security definer: staff write api_key as authenticated, which has no rights on
+-- security definer: staff write api_key as the staff role, which has no rights on
 -- private.revoked_api_key.
 security definer
 set search_path = ''

@@ -72,6 +72,25 @@ describe.each(grantModes)('staff with a profile that is not active (%s)', (mode)
     expect(wallet.balance).toBe('0.0000');
   });
 
+  it('a lapsed staff token on a road that skips the pre-request check still writes nothing: staff writes check again', async () => {
+    const { alice, mona } = await cast(sql);
+    await openWallet(sql, alice);
+    const token = await signIn(sql, mona);
+    await sql`update public.profile set status = 'suspended' where id = ${mona.id}`;
+    // As a request without PostgREST's pre-request function: the role and claims alone.
+    const bare = <T>(fn: (tx: TransactionSql) => Promise<T>) => sql.begin(async (tx) => {
+      await tx`select set_config('role', 'staff', true), set_config('request.jwt.claims', ${JSON.stringify(token.claims)}, true)`;
+      return fn(tx);
+    }) as Promise<T>;
+    expect(await bare((tx) => tx`update public.wallet set balance = 1000000 where client_id = ${alice.id} returning id`)).toHaveLength(0);
+    expect(await bare((tx) => tx`delete from public.wallet where client_id = ${alice.id} returning id`)).toHaveLength(0);
+    expect(await outcome(() => bare((tx) => tx`select * from public.record_transaction(${alice.id}::uuid, 'USD', 'deposit', 10)`)))
+      .toBe('42501');
+    expect(await outcome(() => bare((tx) => tx`select * from public.issue_api_key(${alice.id})`))).toBe('42501');
+    const [wallet] = await sql`select balance from public.wallet where client_id = ${alice.id}`;
+    expect(wallet.balance).toBe('0.0000');
+  });
+
   it('a manager made active again has staff powers again', async () => {
     const { alice, mona } = await cast(sql);
     await openWallet(sql, alice);

@@ -77,16 +77,21 @@ describe('the policy pattern', () => {
     expect((await signIn(sql, mona)).claims).toMatchObject({ role: 'staff', user_role: 'manager', sub: mona.id });
     expect((await signIn(sql, adam)).claims).toMatchObject({ role: 'staff', user_role: 'admin', sub: adam.id });
     await sql`update public.profile set status = 'suspended' where id = ${adam.id}`;
-    expect((await signIn(sql, adam)).claims).toMatchObject({ role: 'authenticated', user_role: 'admin' });
+    expect((await signIn(sql, adam)).claims).toMatchObject({ role: 'authenticated', user_role: 'client' });
     await sql`delete from public.user_role where user_id = ${mona.id} and role = 'manager'`;
     expect((await signIn(sql, mona)).claims).toMatchObject({ role: 'authenticated', user_role: 'client' });
   });
 
-  it('is guarded by PostgREST\'s pre-request function, set on the authenticator role', async () => {
-    const [row] = await sql`select rolconfig from pg_catalog.pg_roles where rolname = 'authenticator'`;
-    expect(row.rolconfig).toContain('pgrst.db_pre_request=private.check_request');
+  it('is guarded by PostgREST\'s pre-request function, set on the authenticator role in this database', async () => {
+    const [row] = await sql`
+      select s.setconfig from pg_catalog.pg_db_role_setting s
+      join pg_catalog.pg_roles r on r.oid = s.setrole
+      join pg_catalog.pg_database d on d.oid = s.setdatabase
+      where r.rolname = 'authenticator' and d.datname = current_database()`;
+    expect(row.setconfig).toContain('pgrst.db_pre_request=private.check_request');
     // Staff reads grant every row and count on that function: no table may reach a caller by
-    // another road that skips it (Realtime's changes of a table in a publication).
+    // another road that skips it (Realtime's changes of a table in a publication). The local stack
+    // has no publication at all; against a Supabase project (TEST_DATABASE_URL) this is the check.
     const published = await sql`select tablename from pg_catalog.pg_publication_tables where schemaname = 'public'`;
     expect(published).toEqual([]);
   });
