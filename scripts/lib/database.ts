@@ -1,6 +1,6 @@
 // Bringing a database to this project's schema: Supabase's shape where it is missing, then the
 // migrations in supabase/migrations (node-pg-migrate, one transaction), optionally the seed.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 import postgres from 'postgres';
@@ -43,7 +43,30 @@ async function inspect(url: string): Promise<{ shaped: boolean; migrated: boolea
   }
 }
 
+/**
+ * Refuses a database that ran migrations this project no longer has (the folded files of 3.2.x,
+ * before any release): node-pg-migrate would call it up to date, or apply the rest out of order.
+ */
+async function refuseUnknownMigrations(url: string): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [{ table }] = await sql`select to_regclass('supabase_migrations.node_pg_migrate')::text as table`;
+    if (!table) return;
+    const files = new Set((await readdir(paths.migrations)).map((file) => file.replace(/\.sql$/, '')));
+    const unknown = (await sql`select name from supabase_migrations.node_pg_migrate order by run_on`)
+      .map((row) => row.name as string)
+      .filter((name) => !files.has(name));
+    if (unknown.length) {
+      throw new Error(`this database ran migrations that no longer exist (${unknown.join(', ')}): it was made by an ` +
+        'earlier development version; recreate it (for the embedded default, delete .data/postgres)');
+    }
+  } finally {
+    await sql.end();
+  }
+}
+
 export async function migrate(url: string): Promise<string[]> {
+  await refuseUnknownMigrations(url);
   const applied = await runner({
     databaseUrl: url,
     dir: paths.migrations,

@@ -13,7 +13,7 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chown, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chown, cp, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -43,6 +43,8 @@ export interface RunningPostgres {
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 30_000;
 export interface RootHomes {
   /** Copies of binaries the postgres user cannot reach where npm installed them. */
   binaries: string;
@@ -103,9 +105,13 @@ function reachable(path: string, ids: Ids | undefined): boolean {
   return !ids || spawnSync('test', ['-x', path], { ...ids, stdio: 'ignore' }).status === 0;
 }
 
-/** A root-owned folder no other user can write, created when missing. */
+/** A root-owned folder no other user can write, created when missing; refused if it is not one. */
 async function rootOwnedFolder(path: string): Promise<void> {
   await mkdir(path, { recursive: true, mode: 0o755 });
+  const found = await lstat(path);
+  if (!found.isDirectory() || found.uid !== 0 || (found.mode & 0o022) !== 0) {
+    throw new Error(`${path} must be a folder owned by root that only root can write`);
+  }
 }
 
 /** The binaries where the postgres user can run them: in place, or a copy in the root-owned cache. */
@@ -119,6 +125,8 @@ async function runnableNative(native: string, ids: Ids | undefined, homes: RootH
   // Copied aside, then renamed into place: a concurrent start sees a whole copy or none.
   const partial = `${copy}.partial-${process.pid}`;
   await cp(native, partial, { recursive: true, verbatimSymlinks: true });
+  // Whatever umask npm installed under, the postgres user must read and run the copy.
+  spawnSync('chmod', ['-R', 'go+rX', partial], { stdio: 'ignore' });
   await rename(partial, copy).catch(async (error) => {
     await rm(partial, { recursive: true, force: true });
     if (!existsSync(join(copy, 'bin', 'postgres'))) throw error;
@@ -126,20 +134,41 @@ async function runnableNative(native: string, ids: Ids | undefined, homes: RootH
   return copy;
 }
 
-/** The data directory where the postgres user can reach it: `dir`, or a root-owned stand-in. */
+/**
+ * The data directory where the postgres user can reach it: `dir`, or a root-owned stand-in. A cluster
+ * that exists already stays where it is, so starting as another user never swaps it for an empty one.
+ */
 async function reachableDataDir(dir: string, ids: Ids | undefined, homes: RootHomes): Promise<string> {
+  const standIn = join(homes.data, createHash('sha256').update(dir).digest('hex').slice(0, 16));
+  if (existsSync(join(dir, 'PG_VERSION'))) {
+    if (reachable(dir, ids)) return dir;
+    throw new Error(`the cluster in ${dir} is out of the postgres user's reach: start it as the user who created it`);
+  }
+  if (ids && existsSync(join(standIn, 'PG_VERSION'))) return standIn;
   await mkdir(dirname(dir), { recursive: true });
   if (reachable(dirname(dir), ids)) return dir;
   await rootOwnedFolder(homes.data);
-  return join(homes.data, createHash('sha256').update(dir).digest('hex').slice(0, 16));
+  return standIn;
 }
 
-const running = new Set<ChildProcess>();
+const running = new Map<ChildProcess, () => Promise<void>>();
 // A process that ends without stopping its clusters (a crash, process.exit) must not leave them
 // running: each is asked to shut down fast. Nothing here touches the process's exit code.
 process.once('exit', () => {
-  for (const child of running) child.kill('SIGINT');
+  for (const child of running.keys()) child.kill('SIGINT');
 });
+// Killed by a signal nobody else handles (a cancelled CI job, kill), the process stops its clusters,
+// throwaway ones deleted, then dies of that signal as it would have. A program with a handler of its
+// own (npm start) stops them itself.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, function stopThenDie() {
+    if (process.listenerCount(signal) > 1) return;
+    void Promise.allSettled([...running.values()].map((stop) => stop())).then(() => {
+      process.off(signal, stopThenDie);
+      process.kill(process.pid, signal);
+    });
+  });
+}
 
 /** Runs a binary as `ids`, in the C locale (the readiness message below is matched in English). */
 function run(binary: string, args: string[], ids: Ids | undefined): ChildProcess {
@@ -158,7 +187,7 @@ async function initdb(native: string, dir: string, ids: Ids | undefined): Promis
   // Beside the data directory, so the postgres user reaches it; readable by that user alone.
   const pwfile = `${dir}.pwfile`;
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeFile(pwfile, `${PASSWORD}\n`, { mode: 0o600 });
+  await writeFile(pwfile, `${PASSWORD}\n`, { mode: 0o600, flag: 'wx' });
   if (ids) await Promise.all([chown(dir, ids.uid, ids.gid), chown(pwfile, ids.uid, ids.gid)]);
   try {
     const child = run(join(native, 'bin', 'initdb'), [
@@ -177,6 +206,7 @@ async function initdb(native: string, dir: string, ids: Ids | undefined): Promis
 async function postgres(native: string, dir: string, port: number, flags: string[], ids: Ids | undefined): Promise<ChildProcess> {
   const child = run(join(native, 'bin', 'postgres'), ['-D', dir, '-p', String(port), ...flags], ids);
   let log = '';
+  let timer: NodeJS.Timeout | undefined;
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
       log += chunk;
@@ -184,7 +214,11 @@ async function postgres(native: string, dir: string, port: number, flags: string
     });
     child.once('exit', (code) => reject(new Error(`postgres exited (${code}) before accepting connections: ${log.trim()}`)));
     child.once('error', reject);
-  });
+    timer = setTimeout(() => {
+      child.kill('SIGQUIT');
+      reject(new Error(`postgres did not accept connections within ${READY_TIMEOUT_MS / 1000} s: ${log.trim()}`));
+    }, READY_TIMEOUT_MS);
+  }).finally(() => clearTimeout(timer));
   // Its log keeps coming on stderr; read and dropped, so a full pipe never stalls the server.
   log = '';
   child.stderr!.removeAllListeners('data').resume();
@@ -204,18 +238,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<R
     '-c', 'max_connections=300',
     ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ], ids);
-  running.add(child);
-  return {
-    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
-    port,
-    dir,
-    stop: async () => {
-      child.kill('SIGINT'); // fast shutdown: running transactions roll back, data is kept
-      await exited(child);
-      running.delete(child);
-      if (!options.persistent) await rm(dir, { recursive: true, force: true });
-    },
+  const stop = async () => {
+    if (!running.delete(child)) return;
+    child.kill('SIGINT'); // fast shutdown: running transactions roll back, data is kept
+    // A server that does not finish its fast shutdown is stopped at once (it recovers on next start).
+    const slow = setTimeout(() => child.kill('SIGQUIT'), STOP_TIMEOUT_MS);
+    await exited(child).finally(() => clearTimeout(slow));
+    if (!options.persistent) await rm(dir, { recursive: true, force: true });
   };
+  running.set(child, stop);
+  return { url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`, port, dir, stop };
 }
 
 /** A throwaway cluster on a free port, deleted when stopped, under the temp folder. */
