@@ -1,6 +1,7 @@
 // One API request as PostgREST runs it: a transaction that sets `role` and `request.jwt.claims`
-// locally, runs the pre-request function (private.check_request), then the statement. The same shape as `service_role` (Supabase's BYPASSRLS role, how a
-// request with the service key runs) is the "RLS bypassed" side.
+// locally, runs the pre-request function (private.check_request), then the statement. The same
+// request as `service_role` (Supabase's BYPASSRLS role, how a request with the service key runs) is
+// the "RLS bypassed" side.
 import type { Sql, TransactionSql } from 'postgres';
 
 export type Role = 'anon' | 'authenticated' | 'staff' | 'service_role';

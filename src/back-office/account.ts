@@ -1,6 +1,6 @@
 // A client's own money and keys, as the back office shows them. RLS decides what the caller may
-// see; the explicit client_id filter is what lets the planner use the (client_id, ...) indexes
-// instead of scanning every row and filtering by policy, a cost that grows with the whole table.
+// see; the explicit client_id filter lets one helper serve both a client (whose policy would narrow
+// the read by the same index anyway) and a staff member looking at one client (who sees every row).
 import type { PostgrestResponse } from '@supabase/supabase-js';
 import type { Tables } from '../database.types.ts';
 import type { BackOfficeClient } from './client.ts';
