@@ -3,6 +3,7 @@
 // request as `service_role` (Supabase's BYPASSRLS role, how a request with the service key runs) is
 // the "RLS bypassed" side.
 import type { Sql, TransactionSql } from 'postgres';
+import { type Claims, openRequest } from '../../scripts/lib/postgrest.ts';
 
 export type Role = 'anon' | 'authenticated' | 'staff' | 'service_role';
 
@@ -12,7 +13,7 @@ export interface Caller {
   id?: string;
 }
 
-function claimsOf({ role, id }: Caller): Record<string, string> {
+function claimsOf({ role, id }: Caller): Claims {
   return id && (role === 'authenticated' || role === 'staff') ? { sub: id, role, aud: 'authenticated' } : { role };
 }
 
@@ -26,10 +27,7 @@ export type Settings = Record<string, string>;
 
 async function inRequest<T>(sql: Sql, caller: Caller, fn: (tx: TransactionSql) => Promise<T>, settings: Settings = {}): Promise<T> {
   return sql.begin(async (tx) => {
-    await tx`select set_config('role', ${caller.role}, true),
-                    set_config('request.jwt.claims', ${JSON.stringify(claimsOf(caller))}, true)`;
-    await tx`select private.check_request()`;
-    for (const [name, value] of Object.entries(settings)) await tx`select set_config(${name}, ${value}, true)`;
+    await openRequest(tx, claimsOf(caller), settings);
     return fn(tx);
   }) as Promise<T>;
 }
@@ -78,11 +76,7 @@ export async function timedPostgrestRequest(
   const wrapped = postgrestStatement(statement, get);
   const start = process.hrtime.bigint();
   await sql.begin('read only', async (tx) => {
-    await tx`select set_config('role', ${caller.role}, true),
-                    set_config('request.jwt.claims', ${JSON.stringify(claimsOf(caller))}, true),
-                    set_config('request.method', 'GET', true),
-                    set_config('request.path', ${get.path}, true)`;
-    await tx`select private.check_request()`;
+    await openRequest(tx, claimsOf(caller), { 'request.method': 'GET', 'request.path': get.path });
     await tx.unsafe(wrapped, params, PREPARED);
   });
   return Number(process.hrtime.bigint() - start) / 1e6;

@@ -2,6 +2,7 @@
 // `role` and `request.jwt.claims` set locally, then the statement.
 import { randomUUID } from 'node:crypto';
 import postgres, { type Sql, type TransactionSql } from 'postgres';
+import { type Claims, openRequest } from '../../scripts/lib/postgrest.ts';
 import { afterAll, inject } from 'vitest';
 
 export type GrantMode = 'explicit grants' | 'legacy default grants';
@@ -36,7 +37,7 @@ export type Caller = Account | 'anon' | 'service_role';
 
 /** An access token's claims, as Supabase Auth issued them at one moment. */
 export interface Token {
-  claims: Record<string, unknown> & { role: string };
+  claims: Claims;
 }
 
 /**
@@ -70,10 +71,7 @@ export async function as<T>(sql: Sql, caller: Caller | Token, fn: (tx: Transacti
       ? { role: caller, iss: 'supabase' }
       : (await signIn(sql, caller)).claims;
   return sql.begin(async (tx) => {
-    await tx`
-      select set_config('role', ${claims.role}, true),
-             set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
-    await tx`select private.check_request()`;
+    await openRequest(tx, claims);
     return fn(tx);
   }) as Promise<T>;
 }
