@@ -512,6 +512,14 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      "import_games": {
+        Args: { "games": Json };
+        Returns: {
+          "created": number;
+          "unchanged": number;
+          "updated": number;
+        }[];
+      };
       "issue_api_key": {
         Args: { "client_id": string; "label"?: string };
         Returns: {

@@ -108,6 +108,89 @@ $$;
 revoke execute on function private.recount_touched_providers() from public, anon, authenticated;
 
 -- ============================================================================================
+-- Functions (RPC)
+-- ============================================================================================
+-- How production catalogues arrive: a provider's game list, imported by staff (rpc) or the service's
+-- operators (`npm run catalog -- import <file.json>`). Each game is keyed by its game_id and written
+-- only when something in it changed, so importing the same file again changes nothing and says so.
+-- A game the file does not mention is left as it is (retire one by importing it as inactive). One
+-- statement, one transaction: an unknown provider, a game_id twice, or a field the table refuses
+-- rejects the whole file, and nothing is written.
+-- Security invoker: staff's own policies and grants apply; require_staff turns anyone else away.
+create function public.import_games(games jsonb)
+returns table (created int, updated int, unchanged int)
+language plpgsql
+set search_path = ''
+as $$
+declare
+  problem text;
+begin
+  perform private.require_staff('import games');
+  if jsonb_typeof(games) is distinct from 'array' then
+    raise exception 'games must be a JSON array of games' using errcode = '22023';
+  end if;
+
+  select string_agg(distinct coalesce(g ->> 'game_id', '(none)'), ', ') into problem
+  from jsonb_array_elements(games) g
+  where coalesce(g ->> 'game_id', '') !~ '^[a-z0-9][a-z0-9-]{0,63}:[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$';
+  if problem is not null then
+    raise exception 'game_id must be <provider slug>:<game code>: %', problem using errcode = '22023';
+  end if;
+  select string_agg(id, ', ') into problem
+  from (select g ->> 'game_id' as id from jsonb_array_elements(games) g group by 1 having count(*) > 1) twice;
+  if problem is not null then
+    raise exception 'each game_id may appear once: %', problem using errcode = '22023';
+  end if;
+  select string_agg(distinct split_part(g ->> 'game_id', ':', 1), ', ') into problem
+  from jsonb_array_elements(games) g
+  where not exists (select 1 from public.game_provider gp where gp.slug = split_part(g ->> 'game_id', ':', 1));
+  if problem is not null then
+    raise exception 'unknown providers: %', problem using errcode = '23503';
+  end if;
+
+  return query
+  with incoming as (
+    select gp.id as provider_id, split_part(r.game_id, ':', 2) as code, r.name, r.category,
+           coalesce(r.status, 'active') as status, r.rtp, r.volatility,
+           coalesce(r.features, '{}') as features, coalesce(r.platforms, '{desktop,mobile}') as platforms,
+           r.thumbnail_url, r.released_on, coalesce(r.currencies, '{}') as currencies,
+           coalesce(r.restricted_countries, '{}') as restricted_countries, coalesce(r.demo, true) as demo
+    from jsonb_to_recordset(games) as r(
+      game_id text, name text, category text, status text, rtp numeric, volatility text, features text[],
+      platforms text[], thumbnail_url text, released_on date, currencies text[], restricted_countries text[],
+      demo boolean)
+    join public.game_provider gp on gp.slug = split_part(r.game_id, ':', 1)
+  ), written as (
+    insert into public.game as g (provider_id, code, name, category, status, rtp, volatility, features,
+                                  platforms, thumbnail_url, released_on, currencies, restricted_countries, demo)
+    select * from incoming
+    on conflict (provider_id, code) do update
+      set name = excluded.name, category = excluded.category, status = excluded.status, rtp = excluded.rtp,
+          volatility = excluded.volatility, features = excluded.features, platforms = excluded.platforms,
+          thumbnail_url = excluded.thumbnail_url, released_on = excluded.released_on,
+          currencies = excluded.currencies, restricted_countries = excluded.restricted_countries,
+          demo = excluded.demo
+      where (g.name, g.category, g.status, g.rtp, g.volatility, g.features, g.platforms, g.thumbnail_url,
+             g.released_on, g.currencies, g.restricted_countries, g.demo)
+        is distinct from
+            (excluded.name, excluded.category, excluded.status, excluded.rtp, excluded.volatility,
+             excluded.features, excluded.platforms, excluded.thumbnail_url, excluded.released_on,
+             excluded.currencies, excluded.restricted_countries, excluded.demo)
+    -- xmax is 0 on a row this statement inserted, and set on one it updated.
+    returning (g.xmax = 0) as inserted
+  )
+  select (count(*) filter (where w.inserted))::int, (count(*) filter (where not w.inserted))::int,
+         ((select count(*) from incoming) - count(*))::int
+  from written w;
+end;
+$$;
+comment on function public.import_games(jsonb) is
+  'Staff or the service itself: creates or updates catalogue games from a JSON array keyed by game_id; '
+  'returns how many were created, updated and unchanged. All or nothing.';
+revoke execute on function public.import_games(jsonb) from public, anon;
+grant execute on function public.import_games(jsonb) to authenticated, staff, service_role;
+
+-- ============================================================================================
 -- Triggers
 -- ============================================================================================
 create trigger game_set_updated_at
