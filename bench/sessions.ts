@@ -3,6 +3,7 @@
 // database work straight from Node); then 60 s at concurrency 64 with the function's memory sampled.
 import postgres, { type Sql } from 'postgres';
 import { freePort } from '../scripts/lib/embedded-postgres.ts';
+import { importFixtureCatalogue } from '../scripts/lib/fixture-catalogue.ts';
 import { serveFunction } from '../scripts/lib/deno-function.ts';
 import { connectDatabase, databaseDefaults, databaseOptionsFromEnv } from '../supabase/functions/_shared/database.ts';
 import { median } from './lib/measure.ts';
@@ -64,6 +65,7 @@ export const sessionsEndpoint: Section = {
   name: 'sessions',
   async run(cluster, log) {
     const url = await cluster.database('bench_sessions');
+    await importFixtureCatalogue(url);
     const admin = postgres(url, { max: 2, onnotice: () => {} });
     const floorSql = connectDatabase(url, { ...POOL_OPTIONS, applicationName: 'bench-floor' });
     const output: string[] = [];

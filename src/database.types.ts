@@ -236,6 +236,7 @@ export type Database = {
         Row: {
           "api_key_id": string | null;
           "client_id": string;
+          "country": string | null;
           "created_at": string;
           "currency_code": string;
           "expires_at": string;
@@ -249,6 +250,7 @@ export type Database = {
         Insert: {
           "api_key_id"?: string | null;
           "client_id": string;
+          "country"?: string | null;
           "created_at"?: string;
           "currency_code": string;
           "expires_at": string;
@@ -261,6 +263,7 @@ export type Database = {
         Update: {
           "api_key_id"?: string | null;
           "client_id"?: string;
+          "country"?: string | null;
           "created_at"?: string;
           "currency_code"?: string;
           "expires_at"?: string;

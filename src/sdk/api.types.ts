@@ -85,7 +85,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description All three fields are required; unknown fields are refused (`unknown_field`). */
+        /** @description `player_id`, `game_id` and `currency` are required, `country` optional; unknown fields are refused (`unknown_field`). */
         SessionRequest: {
             /**
              * @description The operator's identifier of the player: 1 to 128 characters, not only spaces, no control characters.
@@ -93,15 +93,20 @@ export interface components {
              */
             player_id: string;
             /**
-             * @description `<provider slug>:<game>`: the slug (lower-case letters, digits and `-`, at most 64) of an active provider, then the game (`[A-Za-z0-9._~-]`, at most 128).
+             * @description `<provider slug>:<game code>` of an active game of an active provider in the catalogue: the slug (lower-case letters, digits and `-`, at most 64), then the code (`[A-Za-z0-9._~-]`, at most 128).
              * @example pragmatic-play:vs20olympgate
              */
             game_id: string;
             /**
-             * @description An active ISO 4217 currency code, in capitals.
+             * @description An active ISO 4217 currency code, in capitals, that the game plays in.
              * @example EUR
              */
             currency: string;
+            /**
+             * @description The player's country, ISO 3166-1 alpha-2 in capitals: a game restricted there is refused (`country_restricted`).
+             * @example MT
+             */
+            country?: string;
         };
         GameSession: {
             /** Format: uuid */
@@ -141,7 +146,7 @@ export interface components {
              */
             pointer: string;
             /** @enum {string} */
-            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable";
+            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted";
             detail: string;
         };
         /** @description RFC 9457 problem details. Internal errors are logged, never returned: `detail` never carries database text. */

@@ -118,7 +118,10 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
           path: '/v3/sessions',
           headers: { 'idempotency-key': idempotencyKey },
           // Only the three fields: the API refuses unknown ones.
-          body: { player_id: input.playerId, game_id: input.gameId, currency: input.currency } satisfies SessionRequest,
+          body: {
+            player_id: input.playerId, game_id: input.gameId, currency: input.currency,
+            ...(input.country === undefined ? {} : { country: input.country }),
+          } satisfies SessionRequest,
           signal,
         }),
       get: (id, { signal } = {}) =>

@@ -21,5 +21,5 @@ type CamelCased<T> = { [K in keyof T as CamelCase<K & string>]: T[K] };
 /** The POST /v3/sessions body on the wire. */
 export type SessionRequest = Schemas['SessionRequest'];
 
-/** What `sessions.create` takes: the request body's fields, camelCased (`playerId`, `gameId`, `currency`). */
+/** What `sessions.create` takes: the request body's fields, camelCased (`playerId`, `gameId`, `currency`, `country`). */
 export type SessionInput = CamelCased<SessionRequest>;

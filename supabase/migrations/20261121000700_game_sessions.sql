@@ -14,12 +14,15 @@ create table public.game_session (
   provider_id uuid not null references public.game_provider (id),
   game text not null,
   currency_code text not null references public.currency (code),
+  -- The player's country, when the operator said it (a game restricted there is refused).
+  country text,
   status text not null default 'created',
   created_at timestamptz not null default now(),
   expires_at timestamptz not null,
   constraint game_session_player_id_length check (char_length(player_id) between 1 and 128),
   constraint game_session_game_format check (game ~ '^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$'),
   constraint game_session_status_check check (status in ('created', 'active', 'closed')),
+  constraint game_session_country_format check (country ~ '^[A-Z]{2}$'),
   constraint game_session_expires_after_creation check (expires_at > created_at)
 );
 comment on table public.game_session is
@@ -83,13 +86,16 @@ comment on function private.authenticate_api_key is
   'The key (by SHA-256) and its client when the key and its owner are active; no row otherwise.';
 revoke execute on function private.authenticate_api_key from public, anon, authenticated, service_role;
 
--- One round trip per request: authenticate the key, honour the Idempotency-Key, check the provider
--- and currency, record the session and remember the response, all in one transaction. The caller
+-- One round trip per request: authenticate the key, honour the Idempotency-Key, check the provider,
+-- the game in the catalogue, the currency and the country, record the session and remember the
+-- response, all in one transaction. The caller
 -- validated the shapes and built the 201 body (it signs the launch token), so this only decides.
 -- request_fingerprint and response_body serve replays only: without an Idempotency-Key the caller
 -- passes null for both rather than hashing and shipping a body nobody will read, and a created
 -- session's body is not sent back (the caller has it).
--- Outcomes: created, replayed, unauthorized, in_progress, key_reused, unprocessable.
+-- Outcomes: created, replayed, unauthorized, in_progress, key_reused, unprocessable (with every
+-- problem found: unknown_provider, provider_unavailable, unknown_game, game_unavailable,
+-- unknown_currency, currency_unavailable, currency_not_supported, country_restricted).
 create function private.create_game_session(
   key_hash text,
   idempotency_key text,
@@ -99,6 +105,7 @@ create function private.create_game_session(
   provider_slug text,
   game text,
   currency_code text,
+  country text,
   created_at timestamptz,
   expires_at timestamptz,
   response_body json
@@ -112,6 +119,9 @@ declare
   client_id uuid;
   provider_id uuid;
   provider_status text;
+  game_status text;
+  game_currencies text[];
+  game_restricted text[];
   currency_active boolean;
   stored private.idempotency_key;
   found_problems text[] := '{}';
@@ -158,11 +168,25 @@ begin
     found_problems := found_problems || 'unknown_provider'::text;
   elsif provider_status <> 'active' then
     found_problems := found_problems || 'provider_unavailable'::text;
+  else
+    select g.status, g.currencies, g.restricted_countries into game_status, game_currencies, game_restricted
+    from public.game g where g.provider_id = provider_id and g.code = create_game_session.game;
+    if game_status is null then
+      found_problems := found_problems || 'unknown_game'::text;
+    elsif game_status <> 'active' then
+      found_problems := found_problems || 'game_unavailable'::text;
+    end if;
   end if;
   if currency_active is null then
     found_problems := found_problems || 'unknown_currency'::text;
   elsif not currency_active then
     found_problems := found_problems || 'currency_unavailable'::text;
+  elsif game_status = 'active' and cardinality(game_currencies) > 0
+        and not (create_game_session.currency_code = any (game_currencies)) then
+    found_problems := found_problems || 'currency_not_supported'::text;
+  end if;
+  if game_status = 'active' and create_game_session.country = any (game_restricted) then
+    found_problems := found_problems || 'country_restricted'::text;
   end if;
   if cardinality(found_problems) > 0 then
     return query select 'unprocessable', null::int, null::json, found_problems;
@@ -170,10 +194,10 @@ begin
   end if;
 
   insert into public.game_session
-    (id, client_id, api_key_id, player_id, provider_id, game, currency_code, created_at, expires_at)
+    (id, client_id, api_key_id, player_id, provider_id, game, currency_code, country, created_at, expires_at)
   values
     (session_id, client_id, key_id, player_id, provider_id, game, create_game_session.currency_code,
-     create_game_session.created_at, create_game_session.expires_at);
+     create_game_session.country, create_game_session.created_at, create_game_session.expires_at);
 
   if create_game_session.idempotency_key is not null then
     insert into private.idempotency_key as i
@@ -198,7 +222,7 @@ begin
 end;
 $$;
 comment on function private.create_game_session is
-  'POST /v3/sessions in one call: key check, idempotency, provider/currency check, insert.';
+  'POST /v3/sessions in one call: key check, idempotency, provider/game/currency/country check, insert.';
 revoke execute on function private.create_game_session from public, anon, authenticated, service_role;
 
 -- GET /v3/sessions/{id} in one call: the key check and the read. Another client's session is

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import postgres, { type Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareDatabase } from '../../scripts/lib/database.ts';
+import { importFixtureCatalogue } from '../../scripts/lib/fixture-catalogue.ts';
 import { type ServedFunction, serveFunction } from '../../scripts/lib/deno-function.ts';
 import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../scripts/lib/embedded-postgres.ts';
 import { newOperator, type Operator, validBody } from '../sessions/helpers.ts';
@@ -43,6 +44,7 @@ beforeAll(async () => {
   port = await freePort();
   await startPostgres();
   await prepareDatabase(pg!.url);
+  await importFixtureCatalogue(pg!.url);
   owner = postgres(pg!.url, { max: 3, onnotice: () => {} });
   alice = await newOperator(owner, 'alice');
   served = await serveFunction({

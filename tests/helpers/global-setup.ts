@@ -3,6 +3,7 @@
 // (everything in public granted to the API roles), where RLS alone must hold.
 import type { TestProject } from 'vitest/node';
 import { freshMigratedDatabase, prepareDatabase } from '../../scripts/lib/database.ts';
+import { importFixtureCatalogue } from '../../scripts/lib/fixture-catalogue.ts';
 import { startThrowawayPostgres } from '../../scripts/lib/embedded-postgres.ts';
 
 declare module 'vitest' {
@@ -25,6 +26,9 @@ export default async function setup(project: TestProject) {
   // migrating at once would both try to create.
   await prepareDatabase(url);
   const legacyUrl = await freshMigratedDatabase(url, `${database}_legacy_grants`, { legacyDefaultGrants: true });
+  // The games sessions launch (tests needing another catalogue make their own games).
+  await importFixtureCatalogue(url);
+  await importFixtureCatalogue(legacyUrl);
   project.provide('databaseUrl', url);
   project.provide('legacyGrantsDatabaseUrl', legacyUrl);
   return stop;

@@ -23,7 +23,7 @@ expectTypeOf<GameSession['status']>().toEqualTypeOf<'created' | 'active' | 'clos
 
 // The input is the request schema, camelCased.
 expectTypeOf(client.sessions.create).parameter(0).toEqualTypeOf<
-  { playerId: string; gameId: string; currency: string }
+  { playerId: string; gameId: string; currency: string; country?: string }
 >();
 // @ts-expect-error the wire names are not the SDK's input names
 client.sessions.create({ player_id: 'p', game_id: 'g:x', currency: 'EUR' });

@@ -1,5 +1,6 @@
 // POST /v3/sessions, one rule per test: every status the endpoint answers with, the problem+json
 // shape of every error, and no write for any rejected request.
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
@@ -309,6 +310,45 @@ describe('422 Unprocessable Content', () => {
       expect.objectContaining({ pointer: '#/game_id', code: 'unknown_provider' }),
       expect.objectContaining({ pointer: '#/currency', code: 'unknown_currency' }),
     ]);
+  });
+
+  describe('the game must be in the catalogue, active, in the currency and allowed in the country', () => {
+    const code = `catalogue-${randomUUID().slice(0, 8)}`;
+    beforeAll(async () => {
+      await sql`select * from public.import_games(${sql.json([
+        { game_id: `spribe:${code}-on`, name: 'Test On', category: 'crash', currencies: ['EUR', 'USD'], restricted_countries: ['US', 'FR'] },
+        { game_id: `spribe:${code}-off`, name: 'Test Off', category: 'crash', status: 'maintenance' },
+      ])})`;
+    });
+    const sessionsOf = async () => Number((await sql`select count(*) from public.game_session where client_id = ${alice.account.id}`)[0].count);
+
+    it.each([
+      ['a game the provider does not have', { game_id: 'spribe:no-such-game' }, [['#/game_id', 'unknown_game']]],
+      ['a game in maintenance', { game_id: `spribe:${code}-off` }, [['#/game_id', 'game_unavailable']]],
+      ['a currency the game does not play in', { game_id: `spribe:${code}-on`, currency: 'GBP' }, [['#/currency', 'currency_not_supported']]],
+      ['a country the game is restricted in', { game_id: `spribe:${code}-on`, country: 'FR' }, [['#/country', 'country_restricted']]],
+      ['both at once', { game_id: `spribe:${code}-on`, currency: 'GBP', country: 'US' },
+        [['#/currency', 'currency_not_supported'], ['#/country', 'country_restricted']]],
+    ])('refuses %s with 422 naming the field, writing nothing', async (_, change, expected) => {
+      const before = await sessionsOf();
+      const { problem } = await rejected(sessionRequest({ ...validBody, ...change }, { key: alice.key }), 422);
+      expect(problem.code).toBe('reference_unavailable');
+      expect(problem.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code])).toEqual(expected);
+      expect(await sessionsOf()).toBe(before);
+    });
+
+    it('launches the game in a currency it plays in, from a country it allows, and records the country', async () => {
+      const response = await handle(sessionRequest({ ...validBody, game_id: `spribe:${code}-on`, currency: 'USD', country: 'MT' }, { key: alice.key }));
+      expect(response.status).toBe(201);
+      const { id } = await response.json();
+      const [row] = await sql`select country, currency_code from public.game_session where id = ${id}`;
+      expect(row).toEqual({ country: 'MT', currency_code: 'USD' });
+    });
+
+    it('refuses a malformed country with 400 before looking anything up', async () => {
+      const { problem } = await rejected(sessionRequest({ ...validBody, country: 'mt' }, { key: alice.key }), 400);
+      expect(problem.errors).toEqual([expect.objectContaining({ pointer: '#/country', code: 'invalid_format' })]);
+    });
   });
 });
 

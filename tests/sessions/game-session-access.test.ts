@@ -73,7 +73,7 @@ describe.each(grantModes)('game_session with %s', (mode) => {
       expect(await outcome(() => as(sql, caller, (tx) => tx`select * from private.idempotency_key`))).toBe('42501');
       expect(await outcome(() => as(sql, caller, (tx) => tx`select private.purge_idempotency_keys()`))).toBe('42501');
       expect(await outcome(() => as(sql, caller, (tx) => tx`
-        select * from private.create_game_session(null, null, null, null, null, null, null, null, null, null, null)`)))
+        select * from private.create_game_session(null, null, null, null, null, null, null, null, null, null, null, null)`)))
         .toBe('42501');
       expect(await outcome(() => as(sql, caller, (tx) => tx`select * from private.authenticate_api_key('x')`))).toBe('42501');
       expect(await outcome(() => as(sql, caller, (tx) => tx`select * from private.read_game_session('x', gen_random_uuid())`)))

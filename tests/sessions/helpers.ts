@@ -3,6 +3,7 @@
 import postgres, { type Sql } from 'postgres';
 import { afterAll, inject } from 'vitest';
 import { freshMigratedDatabase } from '../../scripts/lib/database.ts';
+import { importFixtureCatalogue } from '../../scripts/lib/fixture-catalogue.ts';
 import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
 import { createSessionTokenSigner, type SessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { createSessionsHandler, type SessionsDependencies } from '../../supabase/functions/v3/sessions.ts';
@@ -79,6 +80,7 @@ export async function writesBy(sql: Sql, account: Account): Promise<{ sessions: 
  */
 export async function isolatedDatabase(name: string): Promise<{ owner: Sql; endpoint: Sql }> {
   const url = await freshMigratedDatabase(inject('databaseUrl'), `cgs_sessions_${name}`);
+  await importFixtureCatalogue(url);
   const owner = postgres(url, { max: 2, onnotice: () => {} });
   const endpoint = connectDatabase(url, { max: 2 });
   afterAll(() => Promise.all([owner.end(), endpoint.end()]));

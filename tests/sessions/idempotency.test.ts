@@ -63,6 +63,7 @@ describe('Idempotency-Key', () => {
       'game_id, provider': { ...validBody, game_id: 'evolution:vs20olympgate' },
       'game_id, game of the same provider': { ...validBody, game_id: 'pragmatic-play:vs20fruitsw' },
       currency: { ...validBody, currency: 'USD' },
+      'country added': { ...validBody, country: 'MT' },
     };
     for (const [changed, body] of Object.entries(variants)) {
       const reused = await handle(withKey(alice, key, body));
@@ -167,7 +168,7 @@ describe('Idempotency-Key', () => {
     const [hash] = await sql<{ key_hash: string }[]>`select key_hash from public.api_key where id = ${alice.keyId}`;
     const call = (fingerprint: string | null, body: object | null) => sql`
       select * from private.create_game_session(${hash.key_hash}, ${randomUUID()}, ${fingerprint}, ${randomUUID()},
-        'p', 'pragmatic-play', 'vs20olympgate', 'EUR', now(), now() + interval '15 minutes', ${body as never}::json)`;
+        'p', 'pragmatic-play', 'vs20olympgate', 'EUR', null, now(), now() + interval '15 minutes', ${body as never}::json)`;
     await expect(call(null, { id: 'x' })).rejects.toMatchObject({ code: '22004' });
     await expect(call('0'.repeat(64), null)).rejects.toMatchObject({ code: '22004' });
   });

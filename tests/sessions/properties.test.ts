@@ -28,6 +28,7 @@ const plausible = fc.record(
       fc.tuple(fc.stringMatching(/^[a-z0-9-]{1,8}$/), fc.stringMatching(/^[A-Za-z0-9._~-]{1,8}$/)).map(([p, g]) => `${p}:${g}`),
     ),
     currency: fc.oneof({ arbitrary: fc.constantFrom('EUR', 'USD', 'XXX', 'eur', 'EURO', ''), weight: 3 }, text, fc.integer()),
+    country: fc.oneof({ arbitrary: fc.constantFrom('MT', 'GB', 'mt', 'GBR', ''), weight: 3 }, text, fc.jsonValue()),
     extra: fc.jsonValue(),
   },
   { requiredKeys: ['player_id', 'game_id', 'currency'] },
@@ -83,12 +84,14 @@ function parsed(value: unknown): { request: ParsedSessionRequest } | { error: un
 /**
  * SessionRequest as openapi.json documents it, written out independently of the parser: an object
  * with exactly player_id (1 to 128 characters, not only spaces, no control characters), game_id
- * (`<provider slug>:<game>`) and currency (three capitals).
+ * (`<provider slug>:<game>`) and currency (three capitals), and optionally country (two capitals).
  */
 function followsDocumentedRules(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  if (Object.keys(value).sort().join() !== 'currency,game_id,player_id') return false;
-  const { player_id, game_id, currency } = value as Record<string, unknown>;
+  const keys = Object.keys(value).sort().join();
+  if (keys !== 'currency,game_id,player_id' && keys !== 'country,currency,game_id,player_id') return false;
+  const { player_id, game_id, currency, country } = value as Record<string, unknown>;
+  if (Object.hasOwn(value, 'country') && !(typeof country === 'string' && /^[A-Z]{2}$/.test(country))) return false;
   return typeof player_id === 'string' && [...player_id].length >= 1 && [...player_id].length <= 128
     && !/^\s*$/.test(player_id) && !/[\p{Cc}\p{Cs}]/u.test(player_id)
     && typeof game_id === 'string' && /^[a-z0-9][a-z0-9-]{0,63}:[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/.test(game_id)
@@ -128,9 +131,9 @@ describe('POST /v3/sessions under arbitrary input', () => {
         if ('request' in outcome) {
           accepted += 1;
           expect(followsDocumentedRules(value), JSON.stringify(value)).toBe(true);
-          const { player_id, game_id, currency } = value as Record<string, string>;
+          const { player_id, game_id, currency, country } = value as Record<string, string>;
           const [provider, game] = game_id.split(':');
-          expect(outcome.request).toStrictEqual({ player_id, game_id, currency, provider, game });
+          expect(outcome.request).toStrictEqual({ player_id, game_id, currency, country: country ?? null, provider, game });
         } else {
           refused += 1;
           expect(followsDocumentedRules(value), JSON.stringify(value)).toBe(false);

@@ -75,6 +75,12 @@ const referenceErrors: Record<string, FieldError> = {
   },
   unknown_currency: { pointer: pointerTo('currency'), code: 'unknown_currency', detail: 'The service does not offer this currency.' },
   currency_unavailable: { pointer: pointerTo('currency'), code: 'currency_unavailable', detail: 'This currency is not active.' },
+  unknown_game: { pointer: pointerTo('game_id'), code: 'unknown_game', detail: 'The provider has no game with this code in the catalogue.' },
+  game_unavailable: { pointer: pointerTo('game_id'), code: 'game_unavailable', detail: 'The game is in maintenance or inactive.' },
+  currency_not_supported: {
+    pointer: pointerTo('currency'), code: 'currency_not_supported', detail: 'The game does not play in this currency.',
+  },
+  country_restricted: { pointer: pointerTo('country'), code: 'country_restricted', detail: 'The game may not be offered in this country.' },
 };
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -124,7 +130,8 @@ export function createSessionsHandler(deps: SessionsDependencies): (request: Req
       deps.sql<Outcome[]>`
         select * from private.create_game_session(
           ${keyHash}, ${idempotencyKey}, ${replay?.fingerprint ?? null}, ${id},
-          ${fields.player_id}, ${fields.provider}, ${fields.game}, ${fields.currency}, ${createdAt}, ${expiresAt},
+          ${fields.player_id}, ${fields.provider}, ${fields.game}, ${fields.currency}, ${fields.country},
+          ${createdAt}, ${expiresAt},
           ${(replay?.session ?? null) as never}::json)`;
 
     // With an Idempotency-Key the session goes in with the call (a json parameter, stored verbatim
