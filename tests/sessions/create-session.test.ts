@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
-import { maxSessionTtlSeconds, sessionsConfigFromEnv } from '../../supabase/functions/v3/sessions.ts';
+import { maxSessionTtlSeconds, sessionsConfigFromEnv } from '../../supabase/functions/v3/context.ts';
 import { connect } from '../helpers/db.ts';
 import {
   isolatedDatabase, newOperator, type Operator, revokedKey as revokedKeyOf, sessionRequest, sessionsHandler, SESSIONS_URL, validBody, writesBy,

@@ -6,7 +6,8 @@ import { freshMigratedDatabase } from '../../scripts/lib/database.ts';
 import { importFixtureCatalogue } from '../../scripts/lib/fixture-catalogue.ts';
 import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
 import { createSessionTokenSigner, type SessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
-import { createSessionsHandler, type SessionsDependencies } from '../../supabase/functions/v3/sessions.ts';
+import { createApp } from '../../supabase/functions/v3/app.ts';
+import type { ApiDependencies } from '../../supabase/functions/v3/context.ts';
 import { type Account, signUp } from '../helpers/db.ts';
 
 export const SESSIONS_URL = 'http://api.test/v3/sessions';
@@ -40,11 +41,11 @@ export async function newOperator(sql: Sql, name = 'operator'): Promise<Operator
 }
 
 /** A handler over the test database, as index.ts wires it (its pool closed after the file). */
-export async function sessionsHandler(overrides: Partial<SessionsDependencies> = {}) {
+export async function sessionsHandler(overrides: Partial<ApiDependencies> = {}) {
   const sql = connectDatabase(inject('databaseUrl'), { max: 5 });
   afterAll(() => sql.end());
   const signer: SessionTokenSigner = await createSessionTokenSigner({ issuer: ISSUER });
-  return { signer, handle: createSessionsHandler({ sql, signer, ...overrides }) };
+  return { signer, handle: createApp({ sql, signer, ...overrides }) };
 }
 
 export interface PostOptions {

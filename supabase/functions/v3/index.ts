@@ -3,7 +3,8 @@
 import { connectDatabase, databaseOptionsFromEnv } from '../_shared/database.ts';
 import { positiveSetting } from '../_shared/settings.ts';
 import { createSessionTokenSigner, signerOptionsFromEnv } from './session-token.ts';
-import { createSessionsHandler, sessionsConfigFromEnv } from './sessions.ts';
+import { createApp } from './app.ts';
+import { sessionsConfigFromEnv } from './context.ts';
 
 const env = (name: string) => Deno.env.get(name) || undefined;
 
@@ -16,7 +17,7 @@ if (!signerOptions.privateJwk) {
   console.warn(`SESSION_TOKEN_PRIVATE_JWK is not set: launch tokens are signed (${signer.alg}) with a throwaway key`);
 }
 
-const handler = createSessionsHandler({
+const handler = createApp({
   sql: connectDatabase(databaseUrl, databaseOptionsFromEnv(env)),
   signer,
   config: sessionsConfigFromEnv(env),

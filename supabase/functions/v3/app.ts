@@ -1,0 +1,44 @@
+// The v3 API: one Hono app over injected dependencies. index.ts wires it for Deno.serve; tests run
+// the same app in-process against a real database. Each resource's routes are named handlers in
+// routes/<resource>.ts; this file mounts them and turns every error into problem+json.
+import { Hono } from 'hono';
+import { isDatabaseUnavailable } from '../_shared/database.ts';
+import { Problem } from '../_shared/problem.ts';
+import { type ApiContext, apiContext, type ApiDependencies } from './context.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { sessionRoutes } from './routes/sessions.ts';
+
+// Hosted, the function sees /v3/...; served by npm start, /functions/v1/v3/... as callers send it.
+const BASES = ['/v3', '/functions/v1/v3'];
+
+export function createApp(deps: ApiDependencies): (request: Request) => Promise<Response> {
+  const ctx = apiContext(deps);
+  const v3 = new Hono({ strict: false }).route('/', sessionRoutes(ctx)).route('/', metaRoutes(ctx));
+  const app = new Hono({ strict: false });
+  for (const base of BASES) app.route(base, v3);
+  app.notFound(() => new Problem('not_found', 'No such resource in API v3.').toResponse());
+  app.onError((error) => errorResponse(ctx, error));
+  // Hono hands only Error instances to onError and rethrows anything else, a Problem included; such
+  // an answer to HEAD keeps its headers and drops its body, as Hono does for its own.
+  return async (request) => {
+    try {
+      return await app.fetch(request);
+    } catch (error) {
+      const response = errorResponse(ctx, error);
+      return request.method === 'HEAD' ? new Response(null, response) : response;
+    }
+  };
+}
+
+/** A Problem as itself; an unreachable database as 503; anything else logged, and a bare 500. */
+function errorResponse(ctx: ApiContext, error: unknown): Response {
+  if (error instanceof Problem) return error.toResponse();
+  if (isDatabaseUnavailable(error)) {
+    ctx.logError('database unavailable', error);
+    return new Problem('service_unavailable', 'The service is temporarily unavailable; retry shortly.', {
+      headers: { 'retry-after': '5' },
+    }).toResponse();
+  }
+  ctx.logError('unexpected error', error);
+  return new Problem('internal_error', 'Something went wrong on our side.').toResponse();
+}

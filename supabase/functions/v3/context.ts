@@ -1,0 +1,69 @@
+// What every v3 route works with: the dependencies index.ts wires (database, signer, clock, logger)
+// and the settings read from the environment, resolved once when the app is created.
+import { loggableError, type Sql } from '../_shared/database.ts';
+import { type Env, positiveSetting } from '../_shared/settings.ts';
+import { type LaunchOptions, withLaunchToken } from './game-session.ts';
+import type { SessionTokenSigner } from './session-token.ts';
+
+export interface SessionsConfig {
+  /** Where a player starts the game; the launch token is appended as `?token=`. */
+  launchBaseUrl: string;
+  /** Launch window: the session and its token expire this long after creation. */
+  sessionTtlSeconds: number;
+  maxBodyBytes: number;
+}
+
+export const defaultConfig: SessionsConfig = {
+  launchBaseUrl: 'https://play.cgs.example/launch',
+  sessionTtlSeconds: 15 * 60,
+  maxBodyBytes: 16 * 1024,
+};
+
+/** A launch window is for starting a game: longer than a day is a mistake, not a choice. */
+export const maxSessionTtlSeconds = 24 * 60 * 60;
+
+/**
+ * LAUNCH_BASE_URL and SESSION_TTL_SECONDS. A launch window that is not whole seconds up to a day stops
+ * the start, naming the setting, instead of failing every request with a 500; the launch URL is
+ * checked where it is parsed, when the handler is created (withLaunchToken).
+ */
+export function sessionsConfigFromEnv(env: Env): Pick<SessionsConfig, 'launchBaseUrl' | 'sessionTtlSeconds'> {
+  return {
+    launchBaseUrl: env('LAUNCH_BASE_URL') ?? defaultConfig.launchBaseUrl,
+    sessionTtlSeconds: positiveSetting(env, 'SESSION_TTL_SECONDS', {
+      fallback: defaultConfig.sessionTtlSeconds, integer: true, max: maxSessionTtlSeconds,
+    }),
+  };
+}
+
+export interface ApiDependencies {
+  sql: Sql;
+  signer: SessionTokenSigner;
+  clock?: () => Date;
+  config?: Partial<SessionsConfig>;
+  /** Where internal errors go, as loggableError describes them; never to the caller. */
+  logError?: (message: string, error: unknown) => void;
+}
+
+export interface ApiContext {
+  sql: Sql;
+  signer: SessionTokenSigner;
+  config: SessionsConfig;
+  clock: () => Date;
+  /** Logs an internal error, described by loggableError; never sent to the caller. */
+  logError: (message: string, error: unknown) => void;
+  launch: LaunchOptions;
+}
+
+export function apiContext(deps: ApiDependencies): ApiContext {
+  const config = { ...defaultConfig, ...deps.config };
+  const log = deps.logError ?? ((message, error) => console.error(message, error));
+  return {
+    sql: deps.sql,
+    signer: deps.signer,
+    config,
+    clock: deps.clock ?? (() => new Date()),
+    logError: (message, error) => log(message, loggableError(error)),
+    launch: { signer: deps.signer, withToken: withLaunchToken(config.launchBaseUrl) },
+  };
+}

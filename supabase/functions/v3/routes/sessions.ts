@@ -1,0 +1,137 @@
+// Game sessions: POST /v3/sessions creates one for a player (spec 4.1), GET /v3/sessions/{id} reads
+// one of the caller's back. Each request is one database call; a caller without a working key gets
+// 401 before any validation answer.
+import { Hono } from 'hono';
+import { setImmediate } from 'node:timers';
+import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
+import { jsonResponse, methodNotAllowed } from '../../_shared/http.ts';
+import { type FieldError, pointerTo, Problem } from '../../_shared/problem.ts';
+import { readJsonBody } from '../../_shared/request-body.ts';
+import type { ApiContext } from '../context.ts';
+import { type GameSession, type GameSessionRow, parseSessionId, presentSession } from '../game-session.ts';
+import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from '../session-request.ts';
+
+interface Outcome {
+  outcome: 'created' | 'replayed' | 'unauthorized' | 'in_progress' | 'key_reused' | 'unprocessable';
+  response_status: number | null;
+  body: GameSession | null;
+  problems: string[] | null;
+}
+
+// Where callers reach the function: the Supabase gateway's prefix. Hosted, the function sees its
+// paths without it, so Location cannot be built from the request's own path.
+const LOCATION_BASE = '/functions/v1/v3/sessions';
+
+const referenceErrors: Record<string, FieldError> = {
+  unknown_provider: { pointer: pointerTo('game_id'), code: 'unknown_provider', detail: 'No provider has this slug.' },
+  provider_unavailable: {
+    pointer: pointerTo('game_id'), code: 'provider_unavailable', detail: 'The provider is in maintenance or inactive.',
+  },
+  unknown_currency: { pointer: pointerTo('currency'), code: 'unknown_currency', detail: 'The service does not offer this currency.' },
+  currency_unavailable: { pointer: pointerTo('currency'), code: 'currency_unavailable', detail: 'This currency is not active.' },
+  unknown_game: { pointer: pointerTo('game_id'), code: 'unknown_game', detail: 'The provider has no game with this code in the catalogue.' },
+  game_unavailable: { pointer: pointerTo('game_id'), code: 'game_unavailable', detail: 'The game is in maintenance or inactive.' },
+  currency_not_supported: {
+    pointer: pointerTo('currency'), code: 'currency_not_supported', detail: 'The game does not play in this currency.',
+  },
+  country_restricted: { pointer: pointerTo('country'), code: 'country_restricted', detail: 'The game may not be offered in this country.' },
+};
+
+/** The routes of this resource, relative to /v3. */
+export function sessionRoutes(ctx: ApiContext): Hono {
+  return new Hono({ strict: false })
+    .post('/sessions', (c) => createSession(ctx, c.req.raw))
+    .all('/sessions', () => {
+      throw methodNotAllowed('POST');
+    })
+    .get('/sessions/:id', (c) => readSession(ctx, c.req.raw, c.req.param('id')))
+    .all('/sessions/:id', () => {
+      throw methodNotAllowed('GET');
+    });
+}
+
+/**
+ * Resolves once postgres.js has written a query just started on a free connection (without
+ * prepared statements, its Parse/Describe; Bind/Execute follow a round trip later). It starts a
+ * query a microtask after the first then() or catch() on it and writes from a setImmediate callback
+ * set then, so an immediate set here would run first: this one sets another, which waits for the
+ * next turn of the event loop (tests/sessions/sign-overlap.test.ts). A query still waiting for a
+ * free connection leaves later, which only means less of the signing overlaps with it.
+ */
+function statementSent(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
+/** POST /v3/sessions: checks, then one call that decides and records; 201 with the launch URL. */
+export async function createSession(ctx: ApiContext, request: Request): Promise<Response> {
+  const { sql, config, clock, launch } = ctx;
+  const keyHash = apiKeyHash(request.headers);
+  const { idempotencyKey, fields } = await authenticatedRejection(sql, keyHash, async () => ({
+    idempotencyKey: readIdempotencyKey(request.headers),
+    fields: parseSessionRequest(await readJsonBody(request, config.maxBodyBytes)),
+  }));
+
+  const id = crypto.randomUUID();
+  const createdAt = clock();
+  const expiresAt = new Date(createdAt.getTime() + config.sessionTtlSeconds * 1000);
+  const requested = { id, player_id: fields.player_id, game_id: fields.game_id, currency: fields.currency };
+  const present = () => presentSession({ ...requested, status: 'created', created_at: createdAt, expires_at: expiresAt }, createdAt, launch);
+  const call = (replay: { fingerprint: string; session: GameSession } | null) =>
+    sql<Outcome[]>`
+      select * from private.create_game_session(
+        ${keyHash}, ${idempotencyKey}, ${replay?.fingerprint ?? null}, ${id},
+        ${fields.player_id}, ${fields.provider}, ${fields.game}, ${fields.currency}, ${fields.country},
+        ${createdAt}, ${expiresAt},
+        ${(replay?.session ?? null) as never}::json)`;
+
+  // With an Idempotency-Key the session goes in with the call (a json parameter, stored verbatim
+  // for replays), so it is built and its launch token signed first. Without one nothing will
+  // replay it: the call leaves first and the token is signed while the database works, which
+  // takes the signature off the request's latency.
+  let session: GameSession;
+  let pending: Promise<Outcome[]>;
+  if (idempotencyKey !== null) {
+    session = present();
+    pending = call({ fingerprint: requestFingerprint(fields), session });
+  } else {
+    pending = call(null);
+    // Starts the query, and handles it from here on: a failure that arrives while the token is
+    // signed is not "unhandled".
+    pending.catch(() => {});
+    await statementSent();
+    session = present();
+  }
+  const [result] = await pending;
+
+  const created = (body: GameSession, headers: Record<string, string> = {}) =>
+    jsonResponse(result.response_status!, body, { location: `${LOCATION_BASE}/${body.id}`, 'cache-control': 'no-store', ...headers });
+  switch (result.outcome) {
+    case 'created':
+      return created(session);
+    case 'replayed':
+      return created(result.body!, { 'idempotent-replayed': 'true' });
+    case 'unauthorized':
+      throw invalidApiKey();
+    case 'in_progress':
+      throw new Problem('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry shortly.', {
+        headers: { 'retry-after': '1' },
+      });
+    case 'key_reused':
+      throw new Problem('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
+    case 'unprocessable':
+      throw new Problem('reference_unavailable', 'The game or currency cannot be played; see `errors`.', {
+        errors: result.problems!.map((code) => referenceErrors[code]),
+      });
+  }
+}
+
+/** GET /v3/sessions/{id}: one of the caller's sessions; another client's is as absent as none. */
+export async function readSession(ctx: ApiContext, request: Request, segment: string): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const id = await authenticatedRejection(ctx.sql, keyHash, () => parseSessionId(segment));
+  const [row] = await ctx.sql<(GameSessionRow & { outcome: 'found' | 'not_found' | 'unauthorized' })[]>`
+    select * from private.read_game_session(${keyHash}, ${id})`;
+  if (row.outcome === 'unauthorized') throw invalidApiKey();
+  if (row.outcome === 'not_found') throw new Problem('not_found', 'No session with this id.');
+  return jsonResponse(200, presentSession(row, ctx.clock(), ctx.launch), { 'cache-control': 'no-store' });
+}
