@@ -41,6 +41,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the catalogue
+         * @description Active games of active providers, in `game_id` order, a page at a time. Filters narrow the list; `updated_since` lets an operator sync only what changed.
+         */
+        get: operations["listGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/games/{game_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a game
+         * @description One active game of an active provider; any other `game_id` is `404`.
+         */
+        get: operations["getGame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the providers
+         * @description The active providers, in their order, with their counts of active games.
+         */
+        get: operations["listProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the currencies
+         * @description The active currencies, in their order.
+         */
+        get: operations["listCurrencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v3/.well-known/jwks.json": {
         parameters: {
             query?: never;
@@ -137,18 +217,23 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable";
-        /** @description One failing field of the request body. */
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable";
+        /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
              * @description JSON Pointer (RFC 6901, URI fragment form) to the member; `#` for the whole body.
              * @example #/currency
              */
-            pointer: string;
+            pointer?: string;
+            /**
+             * @description The query parameter.
+             * @example limit
+             */
+            parameter?: string;
             /** @enum {string} */
-            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted";
+            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted" | "repeated" | "unknown_parameter" | "invalid_cursor";
             detail: string;
-        };
+        } & (unknown | unknown);
         /** @description RFC 9457 problem details. Internal errors are logged, never returned: `detail` never carries database text. */
         Problem: {
             /** Format: uri */
@@ -157,7 +242,7 @@ export interface components {
             status: number;
             detail: string;
             code: components["schemas"]["ProblemCode"];
-            /** @description Every failing field (400 `validation_failed`, 422 `reference_unavailable`). */
+            /** @description Every failing field (400 `validation_failed` and `invalid_parameters`, 422 `reference_unavailable`). */
             errors?: components["schemas"]["FieldError"][];
         };
         /** @description A launch-token public key; `kid` is the key's RFC 7638 thumbprint unless the operator of the service named it. */
@@ -191,6 +276,69 @@ export interface components {
         };
         Jwks: {
             keys: components["schemas"]["Jwk"][];
+        };
+        Game: {
+            /** @description `<provider slug>:<game code>`: what POST /v3/sessions takes. */
+            game_id: string;
+            /** @description The provider slug. */
+            provider: string;
+            code: string;
+            name: string;
+            /** @enum {string} */
+            category: "slots" | "live_casino" | "table_games" | "game_show" | "crash" | "instant" | "scratch" | "bingo" | "jackpot";
+            /**
+             * @description Return to player, percent, as a decimal string.
+             * @example 96.50
+             */
+            rtp: string | null;
+            /** @enum {string|null} */
+            volatility: "low" | "medium" | "high" | "very_high" | null;
+            features: ("free_spins" | "bonus_buy" | "jackpot" | "megaways" | "cluster_pays" | "multipliers" | "respins" | "autoplay" | "turbo_spin" | "free_bets")[];
+            platforms: ("desktop" | "mobile")[];
+            /** Format: uri */
+            thumbnail_url: string | null;
+            /** Format: date */
+            released_on: string | null;
+            /** @description Currencies the game plays in; empty: every active currency. */
+            currencies: string[];
+            /** @description ISO 3166-1 alpha-2 countries where it may not be offered. */
+            restricted_countries: string[];
+            /** @description Whether it has a play-for-fun mode. */
+            demo: boolean;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Provider: {
+            slug: string;
+            name: string;
+            category: string | null;
+            /** Format: uri */
+            logo_url: string | null;
+            /** @description Its active games. */
+            games_count: number;
+        };
+        Currency: {
+            code: string;
+            name: string;
+            symbol: string;
+        };
+        GameList: {
+            data: components["schemas"]["Game"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        ProviderList: {
+            data: components["schemas"]["Provider"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        CurrencyList: {
+            data: components["schemas"]["Currency"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
         };
     };
     responses: {
@@ -452,6 +600,34 @@ export interface components {
                 };
             };
         };
+        /** @description Nothing changed since the ETag sent in If-None-Match; no body. */
+        NotModified: {
+            headers: {
+                /** @description A hash of the body: send it back as If-None-Match to get 304 while nothing changed. */
+                ETag: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description A query parameter is unknown, repeated or invalid (`invalid_parameters`, each listed in `errors`). */
+        InvalidParameters: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 400;
+                    /** @enum {unknown} */
+                    code?: "invalid_parameters";
+                };
+            };
+        };
     };
     parameters: {
         /**
@@ -464,6 +640,18 @@ export interface components {
          * @example 0b6b7a8e-3c1f-4d2a-9e57-5f7c1d2a4b90
          */
         SessionId: string;
+        /**
+         * @description Page size, 1 to 100.
+         * @example 50
+         */
+        Limit: number;
+        /**
+         * @description The previous page's `next_cursor`, as it came: opaque.
+         * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+         */
+        Cursor: string;
+        /** @description `<provider slug>:<game code>`. */
+        GameId: string;
     };
     requestBodies: never;
     headers: never;
@@ -534,6 +722,187 @@ export interface operations {
             400: components["responses"]["InvalidSessionId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listGames: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only this provider (slug).
+                 * @example pragmatic-play
+                 */
+                provider?: string;
+                /**
+                 * @description Only this category.
+                 * @example slots
+                 */
+                category?: "slots" | "live_casino" | "table_games" | "game_show" | "crash" | "instant" | "scratch" | "bingo" | "jackpot";
+                /**
+                 * @description Only games that play in this currency.
+                 * @example EUR
+                 */
+                currency?: string;
+                /**
+                 * @description Only games that may be offered in this country (ISO 3166-1 alpha-2).
+                 * @example MT
+                 */
+                country?: string;
+                /**
+                 * @description Only games changed at or after this instant (RFC 3339, with its offset).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Revalidate with If-None-Match. */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A hash of the body: send it back as If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `<provider slug>:<game code>`. */
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game. */
+            200: {
+                headers: {
+                    /** @description Revalidate with If-None-Match. */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A hash of the body: send it back as If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProviders: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Revalidate with If-None-Match. */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A hash of the body: send it back as If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCurrencies: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Revalidate with If-None-Match. */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A hash of the body: send it back as If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -88,6 +88,24 @@ end;
 $$;
 revoke execute on function private.keep_revoked() from public, anon, authenticated;
 
+-- The one definition of "this key authenticates": the key is active and its owner's account is
+-- active. Callers pass the SHA-256 of the key, never the key: the lookup is an index probe on a
+-- hash, so how long it takes does not depend on how close a guess is to a real key.
+-- Security invoker: the v3 endpoints call it (and the functions that embed it) as the database owner.
+create function private.authenticate_api_key(key_hash text)
+returns table (key_id uuid, client_id uuid)
+language sql stable
+set search_path = ''
+as $$
+  select k.id, k.client_id
+  from public.api_key k
+  join public.profile p on p.id = k.client_id and p.status = 'active'
+  where k.key_hash = authenticate_api_key.key_hash and k.status = 'active';
+$$;
+comment on function private.authenticate_api_key is
+  'The key (by SHA-256) and its client when the key and its owner are active; no row otherwise.';
+revoke execute on function private.authenticate_api_key from public, anon, authenticated, service_role;
+
 -- ============================================================================================
 -- Triggers
 -- ============================================================================================

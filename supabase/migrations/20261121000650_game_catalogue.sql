@@ -244,3 +244,128 @@ create policy "staff delete games"
 -- Reference data: each provider's count from the catalogue (empty until one is imported)
 -- ============================================================================================
 update public.game_provider set games_count = games_count;
+
+-- ============================================================================================
+-- The operator API's reads (GET /v3/games, /v3/games/{game_id}, /v3/providers, /v3/currencies)
+-- ============================================================================================
+-- A game as the operator API shows it: game_id, RTP as a decimal string, the rest as stored.
+create function private.game_json(g public.game, provider_slug text) returns jsonb
+language sql stable
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'game_id', provider_slug || ':' || g.code,
+    'provider', provider_slug,
+    'code', g.code,
+    'name', g.name,
+    'category', g.category,
+    'rtp', g.rtp::text,
+    'volatility', g.volatility,
+    'features', to_jsonb(g.features),
+    'platforms', to_jsonb(g.platforms),
+    'thumbnail_url', g.thumbnail_url,
+    'released_on', g.released_on,
+    'currencies', to_jsonb(g.currencies),
+    'restricted_countries', to_jsonb(g.restricted_countries),
+    'demo', g.demo,
+    'updated_at', g.updated_at);
+$$;
+revoke execute on function private.game_json from public, anon, authenticated, service_role;
+
+-- Each is one call: the key check and the read. `authorized` is false (and nothing else is set)
+-- for a key that does not authenticate; an authorized call with nothing to list returns no row.
+-- Games are listed in game_id order, (provider slug, code) compared byte by byte, and paged by
+-- keyset: the caller passes the last game_id of the previous page, so a page costs the same
+-- however deep it is. The endpoint asks for one row more than the page, to know if more follow.
+-- Security invoker: the endpoint calls them as the database owner.
+create function private.list_games(
+  key_hash text,
+  provider text,
+  category text,
+  currency text,
+  country text,
+  updated_since timestamptz,
+  after_provider text,
+  after_code text,
+  page_size int
+) returns table (authorized boolean, game jsonb)
+language sql stable
+set search_path = ''
+as $$
+  select a.key_id is not null, g.game
+  from (select 1) one
+  left join private.authenticate_api_key(list_games.key_hash) a on true
+  left join lateral (
+    select private.game_json(g, gp.slug) as game
+    from public.game g
+    join public.game_provider gp on gp.id = g.provider_id
+    where a.key_id is not null
+      and g.status = 'active' and gp.status = 'active'
+      and (list_games.provider is null or gp.slug = list_games.provider)
+      and (list_games.category is null or g.category = list_games.category)
+      and (list_games.currency is null or cardinality(g.currencies) = 0 or list_games.currency = any (g.currencies))
+      and (list_games.country is null or not (list_games.country = any (g.restricted_countries)))
+      and (list_games.updated_since is null or g.updated_at >= list_games.updated_since)
+      and (list_games.after_provider is null
+           or (gp.slug collate "C", g.code collate "C") > (list_games.after_provider collate "C", list_games.after_code collate "C"))
+    order by gp.slug collate "C", g.code collate "C"
+    limit list_games.page_size
+  ) g on true;
+$$;
+revoke execute on function private.list_games from public, anon, authenticated, service_role;
+
+-- One game by game_id: found, not_found (unknown, or not active: the catalogue lists active games
+-- of active providers only) or unauthorized.
+create function private.read_game(key_hash text, provider text, code text)
+returns table (outcome text, game jsonb)
+language sql stable
+set search_path = ''
+as $$
+  select case when a.key_id is null then 'unauthorized' when g.game is null then 'not_found' else 'found' end, g.game
+  from (select 1) one
+  left join private.authenticate_api_key(read_game.key_hash) a on true
+  left join lateral (
+    select private.game_json(g, gp.slug) as game
+    from public.game g
+    join public.game_provider gp on gp.id = g.provider_id
+    where a.key_id is not null and gp.slug = read_game.provider and g.code = read_game.code
+      and g.status = 'active' and gp.status = 'active'
+  ) g on true;
+$$;
+revoke execute on function private.read_game from public, anon, authenticated, service_role;
+
+-- The active providers and currencies, in their sort order: short reference lists, one page each.
+create function private.list_providers(key_hash text)
+returns table (authorized boolean, provider jsonb)
+language sql stable
+set search_path = ''
+as $$
+  select a.key_id is not null, p.provider
+  from (select 1) one
+  left join private.authenticate_api_key(list_providers.key_hash) a on true
+  left join lateral (
+    select jsonb_build_object('slug', gp.slug, 'name', gp.name, 'category', gp.category, 'logo_url', gp.logo_url,
+                              'games_count', gp.games_count) as provider
+    from public.game_provider gp
+    where a.key_id is not null and gp.status = 'active'
+    order by gp.sort_order, gp.slug collate "C"
+  ) p on true;
+$$;
+revoke execute on function private.list_providers from public, anon, authenticated, service_role;
+
+create function private.list_currencies(key_hash text)
+returns table (authorized boolean, currency jsonb)
+language sql stable
+set search_path = ''
+as $$
+  select a.key_id is not null, c.currency
+  from (select 1) one
+  left join private.authenticate_api_key(list_currencies.key_hash) a on true
+  left join lateral (
+    select jsonb_build_object('code', c.code, 'name', c.name, 'symbol', c.symbol) as currency
+    from public.currency c
+    where a.key_id is not null and c.is_active
+    order by c.sort_order, c.code collate "C"
+  ) c on true;
+$$;
+revoke execute on function private.list_currencies from public, anon, authenticated, service_role;

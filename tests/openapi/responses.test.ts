@@ -156,6 +156,27 @@ describe('GET /v3/sessions/{id} answers as documented', () => {
   });
 });
 
+describe('the catalogue reads answer as documented', () => {
+  it('GET /v3/games: 200 (a page), 304 (If-None-Match), 400 invalid_parameters, 401', async () => {
+    const { response, body } = await expectDocumented('listGames', 200, null, { method: 'GET', path: '/v3/games?limit=2&provider=pragmatic-play' });
+    expect(body.data.length).toBeGreaterThan(0);
+    await expectDocumented('listGames', 304, null, { method: 'GET', path: '/v3/games?limit=2&provider=pragmatic-play', headers: { 'if-none-match': response.headers.get('etag')! } });
+    await expectDocumented('listGames', 400, 'invalid_parameters', { method: 'GET', path: '/v3/games?limit=0&colour=red' });
+    await expectDocumented('listGames', 401, 'missing_api_key', { method: 'GET', path: '/v3/games', key: null });
+  });
+
+  it('GET /v3/games/{game_id}: 200, 404', async () => {
+    await expectDocumented('getGame', 200, null, { method: 'GET', path: '/v3/games/pragmatic-play:vs20olympgate' });
+    await expectDocumented('getGame', 404, 'not_found', { method: 'GET', path: '/v3/games/pragmatic-play:no-such-game' });
+  });
+
+  it('GET /v3/providers and /v3/currencies: 200, 405', async () => {
+    await expectDocumented('listProviders', 200, null, { method: 'GET', path: '/v3/providers' });
+    await expectDocumented('listCurrencies', 200, null, { method: 'GET', path: '/v3/currencies?limit=3' });
+    await expectDocumented('listCurrencies', 405, 'method_not_allowed', { method: 'DELETE', path: '/v3/currencies' });
+  });
+});
+
 describe('the public documents answer as documented', () => {
   it('GET /v3/.well-known/jwks.json: 200 with the key set, 405 for another method', async () => {
     await expectDocumented('getJwks', 200, null, { method: 'GET', path: '/v3/.well-known/jwks.json', key: null });

@@ -6,6 +6,7 @@ const catalogue = {
   validation_failed: [400, 'Invalid request'],
   invalid_idempotency_key: [400, 'Invalid Idempotency-Key'],
   invalid_session_id: [400, 'Invalid session id'],
+  invalid_parameters: [400, 'Invalid query parameters'],
   missing_api_key: [401, 'API key required'],
   invalid_api_key: [401, 'Invalid API key'],
   not_found: [404, 'Not found'],
@@ -21,12 +22,14 @@ const catalogue = {
 
 export type ProblemCode = keyof typeof catalogue;
 
-/** One failing field: a JSON Pointer into the request body, a stable code and a sentence. */
-export interface FieldError {
-  pointer: string;
+/**
+ * One failing field: a JSON Pointer into the request body (`pointer`) or the name of a query
+ * parameter (`parameter`), a stable code and a sentence.
+ */
+export type FieldError = ({ pointer: string } | { parameter: string }) & {
   code: string;
   detail: string;
-}
+};
 
 export const PROBLEM_TYPE_BASE = 'https://docs.cgs.example/problems/';
 

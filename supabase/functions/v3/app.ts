@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { isDatabaseUnavailable } from '../_shared/database.ts';
 import { Problem } from '../_shared/problem.ts';
 import { type ApiContext, apiContext, type ApiDependencies } from './context.ts';
+import { catalogueRoutes } from './routes/catalogue.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 
@@ -13,7 +14,10 @@ const BASES = ['/v3', '/functions/v1/v3'];
 
 export function createApp(deps: ApiDependencies): (request: Request) => Promise<Response> {
   const ctx = apiContext(deps);
-  const v3 = new Hono({ strict: false }).route('/', sessionRoutes(ctx)).route('/', metaRoutes(ctx));
+  const v3 = new Hono({ strict: false })
+    .route('/', sessionRoutes(ctx))
+    .route('/', catalogueRoutes(ctx))
+    .route('/', metaRoutes(ctx));
   const app = new Hono({ strict: false });
   for (const base of BASES) app.route(base, v3);
   app.notFound(() => new Problem('not_found', 'No such resource in API v3.').toResponse());

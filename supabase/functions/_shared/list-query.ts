@@ -1,0 +1,76 @@
+// The query of a list endpoint (platform conventions): `limit` 1 to 100 (default 50), an opaque
+// `cursor` from the previous page's `next_cursor`, and each endpoint's own filters, checked all at
+// once so the caller learns every failing parameter in one 400.
+import { type FieldError, Problem } from './problem.ts';
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 100;
+
+export type Rule = (value: string) => string | undefined;
+
+export interface ParsedQuery<F extends string> {
+  limit: number;
+  /** The cursor's decoded position, as the endpoint encoded it; null on the first page. */
+  after: string[] | null;
+  filters: Partial<Record<F, string>>;
+}
+
+/**
+ * Reads `limit`, `cursor` and the filters `rules` names; any other parameter, a repeated one or a
+ * broken rule is a 400 `invalid_parameters` listing each. `cursorParts` is how many strings the
+ * endpoint's cursors carry.
+ */
+export function parseListQuery<F extends string>(url: URL, rules: Record<F, Rule>, cursorParts: number): ParsedQuery<F> {
+  const errors: FieldError[] = [];
+  const fail = (parameter: string, code: string, detail: string) => errors.push({ parameter, code, detail });
+  const filters: Partial<Record<F, string>> = {};
+  let limit = DEFAULT_LIMIT;
+  let after: string[] | null = null;
+  for (const name of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(name);
+    if (values.length > 1) {
+      fail(name, 'repeated', `${name} may be given once.`);
+      continue;
+    }
+    const [value] = values;
+    if (name === 'limit') {
+      if (!/^[1-9][0-9]{0,2}$/.test(value) || Number(value) > MAX_LIMIT) fail(name, 'invalid_format', `limit must be a whole number from 1 to ${MAX_LIMIT}.`);
+      else limit = Number(value);
+    } else if (name === 'cursor') {
+      after = decodeCursor(value, cursorParts);
+      if (!after) fail(name, 'invalid_cursor', 'cursor must be a next_cursor this endpoint returned.');
+    } else if (Object.hasOwn(rules, name)) {
+      const problem = rules[name as F](value);
+      if (problem) fail(name, 'invalid_format', `${name} ${problem}.`);
+      else filters[name as F] = value;
+    } else {
+      fail(name, 'unknown_parameter', 'This parameter is not accepted.');
+    }
+  }
+  if (errors.length) throw new Problem('invalid_parameters', 'The query has invalid parameters; see `errors`.', { errors });
+  return { limit, after, filters };
+}
+
+/** An opaque cursor: the position's strings as base64url JSON. */
+export function encodeCursor(parts: string[]): string {
+  return btoa(JSON.stringify(parts)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function decodeCursor(cursor: string, parts: number): string[] | null {
+  if (!/^[A-Za-z0-9_-]{1,2048}$/.test(cursor)) return null;
+  try {
+    const decoded = JSON.parse(atob(cursor.replaceAll('-', '+').replaceAll('_', '/')));
+    return Array.isArray(decoded) && decoded.length === parts && decoded.every((p) => typeof p === 'string' && p.length <= 200)
+      ? decoded
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The page in the list shape: `{ data, next_cursor, has_more }`, from one row more than the page. */
+export function page<T>(rows: T[], limit: number, positionOf: (row: T) => string[]) {
+  const has_more = rows.length > limit;
+  const data = has_more ? rows.slice(0, limit) : rows;
+  return { data, next_cursor: has_more ? encodeCursor(positionOf(data[data.length - 1])) : null, has_more };
+}

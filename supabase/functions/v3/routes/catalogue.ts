@@ -1,0 +1,114 @@
+// What an operator reads of the catalogue: GET /v3/games (filters, cursor pages, ETag), GET
+// /v3/games/{game_id}, GET /v3/providers and GET /v3/currencies. Active rows only: what can be
+// launched. Each request is one database call that checks the key too; a caller without a working
+// key gets 401 before any validation answer.
+import { Hono } from 'hono';
+import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
+import { methodNotAllowed } from '../../_shared/http.ts';
+import { page, parseListQuery, type Rule } from '../../_shared/list-query.ts';
+import { Problem } from '../../_shared/problem.ts';
+import { sha256Hex } from '../../_shared/sha256.ts';
+import type { ApiContext } from '../context.ts';
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const GAME_ID = /^([a-z0-9][a-z0-9-]{0,63}):([A-Za-z0-9][A-Za-z0-9._~-]{0,127})$/;
+const CATEGORIES = ['slots', 'live_casino', 'table_games', 'game_show', 'crash', 'instant', 'scratch', 'bingo', 'jackpot'];
+
+const gameFilters: Record<'provider' | 'category' | 'currency' | 'country' | 'updated_since', Rule> = {
+  provider: (v) => (SLUG.test(v) ? undefined : 'must be a provider slug'),
+  category: (v) => (CATEGORIES.includes(v) ? undefined : `must be one of ${CATEGORIES.join(', ')}`),
+  currency: (v) => (/^[A-Z]{3}$/.test(v) ? undefined : 'must be a three-letter ISO 4217 code in capitals'),
+  country: (v) => (/^[A-Z]{2}$/.test(v) ? undefined : 'must be a two-letter ISO 3166-1 code in capitals'),
+  // RFC 3339 with its offset, so the instant is unambiguous.
+  updated_since: (v) =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v))
+      ? undefined
+      : 'must be an RFC 3339 date-time with its offset, e.g. `2026-01-31T00:00:00Z`',
+};
+
+/** The routes of this resource, relative to /v3. */
+export function catalogueRoutes(ctx: ApiContext): Hono {
+  return new Hono({ strict: false })
+    .get('/games', (c) => listGames(ctx, c.req.raw))
+    .all('/games', () => {
+      throw methodNotAllowed('GET');
+    })
+    .get('/games/:game_id', (c) => readGame(ctx, c.req.raw, c.req.param('game_id')))
+    .all('/games/:game_id', () => {
+      throw methodNotAllowed('GET');
+    })
+    .get('/providers', (c) => listReference(ctx, c.req.raw, 'providers'))
+    .all('/providers', () => {
+      throw methodNotAllowed('GET');
+    })
+    .get('/currencies', (c) => listReference(ctx, c.req.raw, 'currencies'))
+    .all('/currencies', () => {
+      throw methodNotAllowed('GET');
+    });
+}
+
+/**
+ * A catalogue read answered with an ETag (a hash of the body) and 304 to a matching If-None-Match:
+ * operators sync the catalogue often, and most syncs find nothing new. Private, since it needs a key.
+ */
+function cacheable(request: Request, body: unknown): Response {
+  const text = JSON.stringify(body);
+  const etag = `"${sha256Hex(text).slice(0, 32)}"`;
+  const headers = { 'content-type': 'application/json', 'cache-control': 'private, no-cache', etag };
+  const match = request.headers.get('if-none-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  if (match?.includes(etag) || match?.includes('*')) return new Response(null, { status: 304, headers });
+  return new Response(text, { status: 200, headers });
+}
+
+interface GameRow {
+  authorized: boolean;
+  game: { provider: string; code: string } | null;
+}
+
+/** GET /v3/games: active games of active providers in game_id order, filtered, one page. */
+export async function listGames(ctx: ApiContext, request: Request): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const query = await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), gameFilters, 2));
+  const { provider, category, currency, country, updated_since } = query.filters;
+  const rows = await ctx.sql<GameRow[]>`
+    select * from private.list_games(${keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
+      ${country ?? null}, ${updated_since ?? null}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null},
+      ${query.limit + 1})`;
+  if (!rows[0]?.authorized) throw invalidApiKey();
+  const games = rows.flatMap((row) => (row.game ? [row.game] : []));
+  return cacheable(request, page(games, query.limit, (game) => [game.provider, game.code]));
+}
+
+/** GET /v3/games/{game_id}: one active game; anything else is 404. */
+export async function readGame(ctx: ApiContext, request: Request, gameId: string): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const [, provider, code] = await authenticatedRejection(ctx.sql, keyHash, () => {
+    const parsed = GAME_ID.exec(gameId);
+    if (!parsed) throw new Problem('not_found', 'No game with this game_id: it is `<provider slug>:<game code>`.');
+    return parsed;
+  });
+  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; game: unknown }[]>`
+    select * from private.read_game(${keyHash}, ${provider}, ${code})`;
+  if (row.outcome === 'unauthorized') throw invalidApiKey();
+  if (row.outcome === 'not_found') throw new Problem('not_found', 'No active game with this game_id in the catalogue.');
+  return cacheable(request, row.game);
+}
+
+/**
+ * GET /v3/providers and GET /v3/currencies: the active ones in their order. Short lists read whole;
+ * `limit` and `cursor` page them as every list is paged (the cursor names the last key shown).
+ */
+export async function listReference(ctx: ApiContext, request: Request, list: 'providers' | 'currencies'): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const query = await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), {}, 1));
+  const rows = list === 'providers'
+    ? await ctx.sql<{ authorized: boolean; item: Record<string, string> | null }[]>`
+        select authorized, provider as item from private.list_providers(${keyHash})`
+    : await ctx.sql<{ authorized: boolean; item: Record<string, string> | null }[]>`
+        select authorized, currency as item from private.list_currencies(${keyHash})`;
+  if (!rows[0]?.authorized) throw invalidApiKey();
+  const key = list === 'providers' ? 'slug' : 'code';
+  const items = rows.flatMap((row) => (row.item ? [row.item] : []));
+  const start = query.after ? items.findIndex((item) => item[key] === query.after![0]) + 1 : 0;
+  return cacheable(request, page(items.slice(start, start + query.limit + 1), query.limit, (item) => [item[key]]));
+}
