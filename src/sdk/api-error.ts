@@ -21,6 +21,11 @@ export class ApiError extends Error {
     return this.problem?.code;
   }
 
+  /** Whether the same request sent again may succeed, as the API says (false when it said nothing). */
+  get retryable(): boolean {
+    return this.problem?.retryable ?? false;
+  }
+
   static async fromResponse(response: Response): Promise<ApiError> {
     let problem: Problem | null = null;
     if (PROBLEM_JSON.test(response.headers.get('content-type') ?? '')) {

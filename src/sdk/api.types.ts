@@ -242,6 +242,8 @@ export interface components {
             status: number;
             detail: string;
             code: components["schemas"]["ProblemCode"];
+            /** @description Whether sending the same request again may succeed: true for `idempotency_key_in_use` (409) and `service_unavailable` (503), false otherwise. */
+            retryable: boolean;
             /** @description Every failing field (400 `validation_failed` and `invalid_parameters`, 422 `reference_unavailable`). */
             errors?: components["schemas"]["FieldError"][];
         };

@@ -104,7 +104,7 @@ const example: Hostile = {
   contentType: 'application/json', body: JSON.stringify(validBody),
 };
 
-const PROBLEM_KEYS = ['type', 'title', 'status', 'detail', 'code', 'errors'];
+const PROBLEM_KEYS = ['type', 'title', 'status', 'detail', 'code', 'retryable', 'errors'];
 const LEAKS = /postgres|\bsql\b|relation|constraint|violat|syntax|\n\s+at |at .*\.(ts|js):\d+|node_modules|file:\/\//i;
 
 describe('the v3 endpoint under hostile requests', () => {

@@ -306,6 +306,7 @@ describe('422 Unprocessable Content', () => {
       422,
     );
     expect(problem.code).toBe('reference_unavailable');
+    expect(problem.retryable).toBe(false);
     expect(problem.errors).toEqual([
       expect.objectContaining({ pointer: '#/game_id', code: 'unknown_provider' }),
       expect.objectContaining({ pointer: '#/currency', code: 'unknown_currency' }),
@@ -363,6 +364,7 @@ describe('500 and 503', () => {
     expect(response.headers.get('retry-after')).toBeTruthy();
     const problem = await problemOf(response);
     expect(problem.code).toBe('service_unavailable');
+    expect(problem.retryable).toBe(true);
     expect(JSON.stringify(problem)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|postgres/i);
     expect(logged).toEqual(['database unavailable']);
     await down.end();

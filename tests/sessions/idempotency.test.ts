@@ -101,7 +101,7 @@ describe('Idempotency-Key', () => {
       const concurrent = await handle(withKey(alice, key));
       expect(concurrent.status).toBe(409);
       expect(concurrent.headers.get('retry-after')).toBe('1');
-      expect((await concurrent.json()).code).toBe('idempotency_key_in_use');
+      expect(await concurrent.json()).toMatchObject({ code: 'idempotency_key_in_use', retryable: true });
 
       release();
       expect((await first).status).toBe(201);

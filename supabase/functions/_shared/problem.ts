@@ -23,6 +23,13 @@ const catalogue = {
 export type ProblemCode = keyof typeof catalogue;
 
 /**
+ * The answers worth sending again unchanged: a request still running under the same Idempotency-Key,
+ * and a database that was out of reach (nothing was written). Every other answer stays the same on
+ * a retry until the request changes.
+ */
+const RETRYABLE = new Set<ProblemCode>(['idempotency_key_in_use', 'service_unavailable']);
+
+/**
  * One failing field: a JSON Pointer into the request body (`pointer`) or the name of a query
  * parameter (`parameter`), a stable code and a sentence.
  */
@@ -52,6 +59,7 @@ export class Problem {
       status: this.status,
       detail: this.detail,
       code: this.code,
+      retryable: RETRYABLE.has(this.code),
       ...(this.extras.errors ? { errors: this.extras.errors } : {}),
     };
     return new Response(JSON.stringify(body), {
