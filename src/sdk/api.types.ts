@@ -121,6 +121,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/wallets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's wallets
+         * @description Its balance in each currency it holds (spec 2.4), the primary first: the float that funds its players' play in transfer mode.
+         */
+        get: operations["listWallets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's ledger
+         * @description Its money movements (spec 2.6), newest first in the order they were recorded, a page at a time.
+         */
+        get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v3/.well-known/jwks.json": {
         parameters: {
             query?: never;
@@ -338,6 +378,47 @@ export interface components {
         };
         CurrencyList: {
             data: components["schemas"]["Currency"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        Wallet: {
+            currency: string;
+            /**
+             * @description A decimal string with four places, exactly as stored (numeric(20,4)); never a JSON number.
+             * @example 12345678901.2345
+             */
+            balance: string;
+            is_primary: boolean;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Transaction: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "deposit" | "withdraw" | "adjustment" | "bet" | "win" | "fee";
+            currency: string;
+            /**
+             * @description The signed effect on the balance: deposit and win positive; withdraw, bet and fee negative; adjustment either.
+             * @example -2.5000
+             */
+            amount: string;
+            balance_after: string | null;
+            /** @description The id the movement was recorded under, applied once. */
+            reference: string | null;
+            note: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WalletList: {
+            data: components["schemas"]["Wallet"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        TransactionList: {
+            data: components["schemas"]["Transaction"][];
             /** @description Pass as `cursor` for the next page; null on the last. */
             next_cursor: string | null;
             has_more: boolean;
@@ -903,6 +984,108 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWallets: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletList"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only this currency.
+                 * @example EUR
+                 */
+                currency?: string;
+                /**
+                 * @description Only this type.
+                 * @example bet
+                 */
+                type?: "deposit" | "withdraw" | "adjustment" | "bet" | "win" | "fee";
+                /**
+                 * @description Only movements at or after this instant (RFC 3339, with its offset).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: string;
+                /**
+                 * @description Only movements before this instant (RFC 3339, with its offset).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
             400: components["responses"]["InvalidParameters"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];

@@ -177,6 +177,20 @@ describe('the catalogue reads answer as documented', () => {
   });
 });
 
+describe('the money reads answer as documented', () => {
+  it('GET /v3/wallets and /v3/transactions: 200 with exact decimal strings, 400, 401', async () => {
+    const client = api.operator.account.id;
+    await api.sql`insert into public.wallet (client_id, currency_code, is_primary) values (${client}, 'EUR', true) on conflict do nothing`;
+    await api.sql`select * from public.record_transaction(${client}::uuid, 'EUR', 'deposit', 12345678901.2345)`;
+    const wallets = await expectDocumented('listWallets', 200, null, { method: 'GET', path: '/v3/wallets' });
+    expect(wallets.body.data[0].balance).toMatch(/^\d+\.\d{4}$/);
+    const ledger = await expectDocumented('listTransactions', 200, null, { method: 'GET', path: '/v3/transactions?limit=1&currency=EUR' });
+    expect(ledger.body.data[0].amount).toBe('12345678901.2345');
+    await expectDocumented('listTransactions', 400, 'invalid_parameters', { method: 'GET', path: '/v3/transactions?type=refund' });
+    await expectDocumented('listWallets', 401, 'missing_api_key', { method: 'GET', path: '/v3/wallets', key: null });
+  });
+});
+
 describe('the public documents answer as documented', () => {
   it('GET /v3/.well-known/jwks.json: 200 with the key set, 405 for another method', async () => {
     await expectDocumented('getJwks', 200, null, { method: 'GET', path: '/v3/.well-known/jwks.json', key: null });

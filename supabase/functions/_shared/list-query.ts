@@ -8,6 +8,18 @@ export const MAX_LIMIT = 100;
 
 export type Rule = (value: string) => string | undefined;
 
+/** Filters several lists share. */
+export const rules = {
+  currency: (v: string) => (/^[A-Z]{3}$/.test(v) ? undefined : 'must be a three-letter ISO 4217 code in capitals'),
+  country: (v: string) => (/^[A-Z]{2}$/.test(v) ? undefined : 'must be a two-letter ISO 3166-1 code in capitals'),
+  // RFC 3339 with its offset, so the instant is unambiguous.
+  dateTime: (v: string) =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v))
+      ? undefined
+      : 'must be an RFC 3339 date-time with its offset, e.g. `2026-01-31T00:00:00Z`',
+  oneOf: (allowed: readonly string[]) => (v: string) => (allowed.includes(v) ? undefined : `must be one of ${allowed.join(', ')}`),
+} satisfies Record<string, Rule | ((allowed: readonly string[]) => Rule)>;
+
 export interface ParsedQuery<F extends string> {
   limit: number;
   /** The cursor's decoded position, as the endpoint encoded it; null on the first page. */
@@ -18,9 +30,14 @@ export interface ParsedQuery<F extends string> {
 /**
  * Reads `limit`, `cursor` and the filters `rules` names; any other parameter, a repeated one or a
  * broken rule is a 400 `invalid_parameters` listing each. `cursorParts` is how many strings the
- * endpoint's cursors carry.
+ * endpoint's cursors carry, and `validCursor` what else a cursor it made always satisfies.
  */
-export function parseListQuery<F extends string>(url: URL, rules: Record<F, Rule>, cursorParts: number): ParsedQuery<F> {
+export function parseListQuery<F extends string>(
+  url: URL,
+  rules: Record<F, Rule>,
+  cursorParts: number,
+  validCursor: (parts: string[]) => boolean = () => true,
+): ParsedQuery<F> {
   const errors: FieldError[] = [];
   const fail = (parameter: string, code: string, detail: string) => errors.push({ parameter, code, detail });
   const filters: Partial<Record<F, string>> = {};
@@ -38,7 +55,7 @@ export function parseListQuery<F extends string>(url: URL, rules: Record<F, Rule
       else limit = Number(value);
     } else if (name === 'cursor') {
       after = decodeCursor(value, cursorParts);
-      if (!after) fail(name, 'invalid_cursor', 'cursor must be a next_cursor this endpoint returned.');
+      if (!after || !validCursor(after)) fail(name, 'invalid_cursor', 'cursor must be a next_cursor this endpoint returned.');
     } else if (Object.hasOwn(rules, name)) {
       const problem = rules[name as F](value);
       if (problem) fail(name, 'invalid_format', `${name} ${problem}.`);

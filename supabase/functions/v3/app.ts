@@ -8,6 +8,7 @@ import { type ApiContext, apiContext, type ApiDependencies } from './context.ts'
 import { catalogueRoutes } from './routes/catalogue.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { walletRoutes } from './routes/wallets.ts';
 
 // Hosted, the function sees /v3/...; served by npm start, /functions/v1/v3/... as callers send it.
 const BASES = ['/v3', '/functions/v1/v3'];
@@ -17,6 +18,7 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
   const v3 = new Hono({ strict: false })
     .route('/', sessionRoutes(ctx))
     .route('/', catalogueRoutes(ctx))
+    .route('/', walletRoutes(ctx))
     .route('/', metaRoutes(ctx));
   const app = new Hono({ strict: false });
   for (const base of BASES) app.route(base, v3);

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
 import { methodNotAllowed } from '../../_shared/http.ts';
-import { page, parseListQuery, type Rule } from '../../_shared/list-query.ts';
+import { page, parseListQuery, type Rule, rules } from '../../_shared/list-query.ts';
 import { Problem } from '../../_shared/problem.ts';
 import { sha256Hex } from '../../_shared/sha256.ts';
 import type { ApiContext } from '../context.ts';
@@ -16,14 +16,10 @@ const CATEGORIES = ['slots', 'live_casino', 'table_games', 'game_show', 'crash',
 
 const gameFilters: Record<'provider' | 'category' | 'currency' | 'country' | 'updated_since', Rule> = {
   provider: (v) => (SLUG.test(v) ? undefined : 'must be a provider slug'),
-  category: (v) => (CATEGORIES.includes(v) ? undefined : `must be one of ${CATEGORIES.join(', ')}`),
-  currency: (v) => (/^[A-Z]{3}$/.test(v) ? undefined : 'must be a three-letter ISO 4217 code in capitals'),
-  country: (v) => (/^[A-Z]{2}$/.test(v) ? undefined : 'must be a two-letter ISO 3166-1 code in capitals'),
-  // RFC 3339 with its offset, so the instant is unambiguous.
-  updated_since: (v) =>
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v))
-      ? undefined
-      : 'must be an RFC 3339 date-time with its offset, e.g. `2026-01-31T00:00:00Z`',
+  category: rules.oneOf(CATEGORIES),
+  currency: rules.currency,
+  country: rules.country,
+  updated_since: rules.dateTime,
 };
 
 /** The routes of this resource, relative to /v3. */

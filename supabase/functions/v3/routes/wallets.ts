@@ -1,0 +1,56 @@
+// The operator's own money: GET /v3/wallets (its balance in each currency, spec 2.4) and GET
+// /v3/transactions (its ledger, spec 2.6, newest first, cursor pages). Amounts are decimal strings
+// with four places, exactly as stored. Never cached: balances move. Each request is one database
+// call that checks the key too; a caller without a working key gets 401 before any 400.
+import { Hono } from 'hono';
+import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
+import { jsonResponse, methodNotAllowed } from '../../_shared/http.ts';
+import { page, parseListQuery, rules } from '../../_shared/list-query.ts';
+import type { ApiContext } from '../context.ts';
+
+const TYPES = ['deposit', 'withdraw', 'adjustment', 'bet', 'win', 'fee'];
+const transactionFilters = {
+  currency: rules.currency,
+  type: rules.oneOf(TYPES),
+  created_after: rules.dateTime,
+  created_before: rules.dateTime,
+};
+const noStore = { 'cache-control': 'no-store' };
+
+/** The routes of this resource, relative to /v3. */
+export function walletRoutes(ctx: ApiContext): Hono {
+  return new Hono({ strict: false })
+    .get('/wallets', (c) => listWallets(ctx, c.req.raw))
+    .all('/wallets', () => {
+      throw methodNotAllowed('GET');
+    })
+    .get('/transactions', (c) => listTransactions(ctx, c.req.raw))
+    .all('/transactions', () => {
+      throw methodNotAllowed('GET');
+    });
+}
+
+/** GET /v3/wallets: one wallet per currency, the primary first; a client has a handful, one page. */
+export async function listWallets(ctx: ApiContext, request: Request): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), {}, 1));
+  const rows = await ctx.sql<{ authorized: boolean; wallet: unknown }[]>`select * from private.list_wallets(${keyHash})`;
+  if (!rows[0]?.authorized) throw invalidApiKey();
+  const data = rows.flatMap((row) => (row.wallet ? [row.wallet] : []));
+  return jsonResponse(200, { data, next_cursor: null, has_more: false }, noStore);
+}
+
+/** GET /v3/transactions: the ledger newest first, filtered, paged by the order of recording. */
+export async function listTransactions(ctx: ApiContext, request: Request): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const query = await authenticatedRejection(ctx.sql, keyHash, () =>
+    parseListQuery(new URL(request.url), transactionFilters, 1, ([seq]) => /^[1-9][0-9]{0,17}$/.test(seq)));
+  const { currency, type, created_after, created_before } = query.filters;
+  const rows = await ctx.sql<{ authorized: boolean; seq: string | null; transaction: unknown }[]>`
+    select * from private.list_transactions(${keyHash}, ${currency ?? null}, ${type ?? null}, ${created_after ?? null},
+      ${created_before ?? null}, ${query.after?.[0] ?? null}, ${query.limit + 1})`;
+  if (!rows[0]?.authorized) throw invalidApiKey();
+  const found = rows.flatMap((row) => (row.seq ? [row] : []));
+  const body = page(found, query.limit, (row) => [String(row.seq)]);
+  return jsonResponse(200, { ...body, data: body.data.map((row) => row.transaction) }, noStore);
+}

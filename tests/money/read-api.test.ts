@@ -1,0 +1,97 @@
+// The operator's own money, in-process against the test database: GET /v3/wallets and GET
+// /v3/transactions. Exact decimal strings (no float on the way), only the caller's rows (two
+// clients), newest first, filters, cursor pages that neither repeat nor skip, 400 for bad filters
+// and cursors, 401 first.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../helpers/db.ts';
+import { newOperator, type Operator, sessionsHandler } from '../sessions/helpers.ts';
+
+const sql = connect();
+const { handle } = await sessionsHandler();
+let alice: Operator;
+let eve: Operator;
+
+const record = (client: Operator, currency: string, type: string, amount: string, reference?: string) =>
+  sql`select * from public.record_transaction(${client.account.id}::uuid, ${currency}, ${type}, ${amount}::numeric, null, ${reference ?? null})`;
+
+beforeAll(async () => {
+  [alice, eve] = await Promise.all([newOperator(sql, 'alice'), newOperator(sql, 'eve')]);
+  await sql`insert into public.wallet (client_id, currency_code, is_primary) values
+    (${alice.account.id}, 'EUR', true), (${alice.account.id}, 'USD', false), (${eve.account.id}, 'EUR', true)`;
+  await record(alice, 'EUR', 'deposit', '12345678901.2345', 'dep-1');
+  await record(alice, 'EUR', 'bet', '-0.0001');
+  await record(alice, 'USD', 'deposit', '10');
+  await record(alice, 'EUR', 'win', '2.5');
+  await record(alice, 'EUR', 'fee', '-1');
+  await record(eve, 'EUR', 'deposit', '99');
+});
+
+const get = (path: string, who: Operator | null = alice) =>
+  handle(new Request(`http://api.test/v3${path}`, { headers: who ? { authorization: `Bearer ${who.key}` } : {} }));
+const amounts = (body: { data: { amount: string }[] }) => body.data.map((t) => t.amount);
+
+describe('GET /v3/wallets', () => {
+  it('lists the caller\'s balances as exact decimal strings, the primary first, never another client\'s', async () => {
+    const response = await get('/wallets');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = await response.json();
+    expect(body).toEqual({
+      data: [
+        { currency: 'EUR', balance: '12345678902.7344', is_primary: true, updated_at: expect.any(String) },
+        { currency: 'USD', balance: '10.0000', is_primary: false, updated_at: expect.any(String) },
+      ],
+      next_cursor: null,
+      has_more: false,
+    });
+    expect((await (await get('/wallets', eve)).json()).data).toEqual([expect.objectContaining({ currency: 'EUR', balance: '99.0000' })]);
+  });
+});
+
+describe('GET /v3/transactions', () => {
+  it('lists the caller\'s ledger newest first, every field as recorded, amounts exact', async () => {
+    const body = await (await get('/transactions')).json();
+    expect(amounts(body)).toEqual(['-1.0000', '2.5000', '10.0000', '-0.0001', '12345678901.2345']);
+    expect(body.data[4]).toEqual({
+      id: expect.any(String), type: 'deposit', currency: 'EUR', amount: '12345678901.2345', balance_after: '12345678901.2345',
+      reference: 'dep-1', note: null, created_at: expect.any(String),
+    });
+    expect(amounts(await (await get('/transactions', eve)).json())).toEqual(['99.0000']);
+  });
+
+  it('filters by currency and type, and by created_after and created_before', async () => {
+    expect(amounts(await (await get('/transactions?currency=EUR&type=deposit')).json())).toEqual(['12345678901.2345']);
+    expect(amounts(await (await get('/transactions?currency=USD')).json())).toEqual(['10.0000']);
+    expect((await (await get('/transactions?created_after=2999-01-01T00:00:00Z')).json()).data).toEqual([]);
+    expect((await (await get('/transactions?created_before=2000-01-01T00:00:00Z')).json()).data).toEqual([]);
+    expect(amounts(await (await get('/transactions?created_after=2000-01-01T00:00:00Z&created_before=2999-01-01T00:00:00Z')).json()))
+      .toHaveLength(5);
+  });
+
+  it('pages by cursor: each transaction once, in order, whatever the page size', async () => {
+    for (const limit of [1, 2, 4]) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const body = await (await get(`/transactions?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`)).json();
+        seen.push(...amounts(body));
+        cursor = body.next_cursor;
+      } while (cursor);
+      expect(seen).toEqual(['-1.0000', '2.5000', '10.0000', '-0.0001', '12345678901.2345']);
+    }
+  });
+
+  it('refuses bad filters and cursors with 400 naming each, after the key', async () => {
+    const cursorOf = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString('base64url');
+    for (const [query, parameter] of [
+      ['type=refund', 'type'], ['currency=eur', 'currency'], ['created_after=today', 'created_after'],
+      [`cursor=${cursorOf(['abc'])}`, 'cursor'], [`cursor=${cursorOf(['1', '2'])}`, 'cursor'], ['limit=1000', 'limit'],
+    ]) {
+      const response = await get(`/transactions?${query}`);
+      expect(response.status, query).toBe(400);
+      expect((await response.json()).errors.map((e: { parameter: string }) => e.parameter)).toEqual([parameter]);
+    }
+    expect((await get('/transactions?type=refund', null)).status).toBe(401);
+    expect((await get('/wallets?colour=red', null)).status).toBe(401);
+  });
+});
