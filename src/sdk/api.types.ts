@@ -8,7 +8,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the caller's game sessions
+         * @description Newest first, a page at a time. Each session is shown as `GET /v3/sessions/{id}` shows it: a freshly signed `launch_url` while it can be launched, `expired` after its launch window.
+         */
+        get: operations["listSessions"];
         put?: never;
         /**
          * Create a game session
@@ -423,6 +427,12 @@ export interface components {
             next_cursor: string | null;
             has_more: boolean;
         };
+        SessionList: {
+            data: components["schemas"]["GameSession"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
     };
     responses: {
         /** @description Created, or replayed for a retry with the same `Idempotency-Key` and body. */
@@ -530,11 +540,11 @@ export interface components {
                 };
             };
         };
-        /** @description The path exists, but not with this method: `Allow` names the one that does. */
+        /** @description The path exists, but not with this method: `Allow` names those that do. */
         MethodNotAllowed: {
             headers: {
                 /**
-                 * @description The method this path accepts.
+                 * @description The methods this path accepts.
                  * @example POST
                  */
                 Allow: string;
@@ -742,6 +752,57 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listSessions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only this player.
+                 * @example player-1
+                 */
+                player_id?: string;
+                /**
+                 * @description Only sessions in this status (`expired`: created, and past its launch window).
+                 * @example created
+                 */
+                status?: "created" | "active" | "closed" | "expired";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createSession: {
         parameters: {
             query?: never;

@@ -228,6 +228,53 @@ comment on function private.read_game_session is
   'GET /v3/sessions/{id} in one call: outcome unauthorized, not_found (unknown or another client''s) or found.';
 revoke execute on function private.read_game_session from public, anon, authenticated, service_role;
 
+-- GET /v3/sessions in one call: the key check and a page of the caller's sessions, newest first,
+-- paged by keyset on (created_at, id). `authorized` is false (nothing else set) for a key that does
+-- not authenticate; an authorized call with nothing to list returns no row. `expired` is a status
+-- the API shows, not one stored: a created session past its launch window as of `as_of`.
+-- `position` is created_at in RFC 3339, to the microsecond, for the next page's cursor.
+create function private.list_game_sessions(
+  key_hash text,
+  player_id text,
+  status text,
+  as_of timestamptz,
+  before_created timestamptz,
+  before_id uuid,
+  page_size int
+) returns table (
+  authorized boolean, id uuid, player_id text, game_id text, currency text, status text,
+  created_at timestamptz, expires_at timestamptz, "position" text
+)
+language sql stable
+set search_path = ''
+as $$
+  select a.client_id is not null, s.id, s.player_id, s.game_id, s.currency_code, s.status, s.created_at, s.expires_at,
+         to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+  from (select 1) as one
+  left join private.authenticate_api_key(list_game_sessions.key_hash) a on true
+  left join lateral (
+    select s.id, s.player_id, gp.slug || ':' || s.game as game_id, s.currency_code, s.status, s.created_at, s.expires_at
+    from public.game_session s
+    join public.game_provider gp on gp.id = s.provider_id
+    where s.client_id = a.client_id
+      and (list_game_sessions.player_id is null or s.player_id = list_game_sessions.player_id)
+      and case list_game_sessions.status
+            when 'created' then s.status = 'created' and s.expires_at > list_game_sessions.as_of
+            when 'expired' then s.status = 'created' and s.expires_at <= list_game_sessions.as_of
+            when 'active' then s.status = 'active'
+            when 'closed' then s.status = 'closed'
+            else true
+          end
+      and (list_game_sessions.before_created is null
+           or (s.created_at, s.id) < (list_game_sessions.before_created, list_game_sessions.before_id))
+    order by s.created_at desc, s.id desc
+    limit list_game_sessions.page_size
+  ) s on true;
+$$;
+comment on function private.list_game_sessions is
+  'GET /v3/sessions in one call: the caller''s sessions newest first, filtered, one keyset page.';
+revoke execute on function private.list_game_sessions from public, anon, authenticated, service_role;
+
 -- Idempotency keys are promised for 24 hours; schedule this (pg_cron) to keep the table small.
 create function private.purge_idempotency_keys() returns bigint
 language sql

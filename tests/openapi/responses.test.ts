@@ -74,7 +74,7 @@ describe('POST /v3/sessions answers as documented', () => {
 
   it('405 with Allow for another method', async () => {
     const { response } = await expectDocumented('createSession', 405, 'method_not_allowed', { method: 'DELETE' });
-    expect(response.headers.get('allow')).toBe('POST');
+    expect(response.headers.get('allow')).toBe('GET, POST');
   });
 
   it('409 idempotency_key_in_use with Retry-After while the same key is still running', async () => {
@@ -153,6 +153,17 @@ describe('GET /v3/sessions/{id} answers as documented', () => {
       method: 'PUT',
       path: `/v3/sessions/${randomUUID()}`,
     });
+  });
+});
+
+describe('GET /v3/sessions answers as documented', () => {
+  it('200 (a page of sessions), 400 invalid_parameters, 405 naming GET and POST', async () => {
+    await send(); // at least one session of the caller's
+    const { body } = await expectDocumented('listSessions', 200, null, { method: 'GET', path: '/v3/sessions?limit=2' });
+    expect(body.data.length).toBeGreaterThan(0);
+    await expectDocumented('listSessions', 400, 'invalid_parameters', { method: 'GET', path: '/v3/sessions?status=lost' });
+    const { response } = await expectDocumented('listSessions', 405, 'method_not_allowed', { method: 'DELETE', path: '/v3/sessions' });
+    expect(response.headers.get('allow')).toBe('GET, POST');
   });
 });
 

@@ -95,9 +95,9 @@ describe('v3 under Deno', () => {
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect(unauthorized.headers.get('content-type')).toBe('application/problem+json');
-    const notAllowed = await fetch(`${served.url}/v3/sessions`);
+    const notAllowed = await fetch(`${served.url}/v3/sessions`, { method: 'DELETE' });
     expect(notAllowed.status).toBe(405);
-    expect(notAllowed.headers.get('allow')).toBe('POST');
+    expect(notAllowed.headers.get('allow')).toBe('GET, POST');
     const tooLarge = await post({ ...validBody, player_id: 'x'.repeat(32 * 1024) });
     expect(tooLarge.status).toBe(413);
     for (const response of [unauthorized, notAllowed, tooLarge]) await documented('createSession', response);

@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { setImmediate } from 'node:timers';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
 import { jsonResponse, methodNotAllowed } from '../../_shared/http.ts';
+import { page, parseListQuery, rules } from '../../_shared/list-query.ts';
 import { type FieldError, pointerTo, Problem } from '../../_shared/problem.ts';
 import { readJsonBody } from '../../_shared/request-body.ts';
 import type { ApiContext } from '../context.ts';
@@ -41,8 +42,9 @@ const referenceErrors: Record<string, FieldError> = {
 export function sessionRoutes(ctx: ApiContext): Hono {
   return new Hono({ strict: false })
     .post('/sessions', (c) => createSession(ctx, c.req.raw))
+    .get('/sessions', (c) => listSessions(ctx, c.req.raw))
     .all('/sessions', () => {
-      throw methodNotAllowed('POST');
+      throw methodNotAllowed('GET, POST');
     })
     .get('/sessions/:id', (c) => readSession(ctx, c.req.raw, c.req.param('id')))
     .all('/sessions/:id', () => {
@@ -123,6 +125,30 @@ export async function createSession(ctx: ApiContext, request: Request): Promise<
         errors: result.problems!.map((code) => referenceErrors[code]),
       });
   }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const sessionFilters = {
+  player_id: (v: string) => ([...v].length >= 1 && [...v].length <= 128 ? undefined : 'must be 1 to 128 characters'),
+  status: rules.oneOf(['created', 'active', 'closed', 'expired']),
+};
+
+/** GET /v3/sessions: the caller's sessions, newest first, filtered by player and status, one page. */
+export async function listSessions(ctx: ApiContext, request: Request): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const query = await authenticatedRejection(ctx.sql, keyHash, () =>
+    parseListQuery(new URL(request.url), sessionFilters, 2, ([at, id]) => POSITION.test(at) && UUID.test(id)));
+  const now = ctx.clock();
+  const rows = await ctx.sql<(GameSessionRow & { authorized: boolean; position: string })[]>`
+    select * from private.list_game_sessions(${keyHash}, ${query.filters.player_id ?? null}, ${query.filters.status ?? null},
+      ${now}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null}, ${query.limit + 1})`;
+  if (!rows[0]?.authorized) throw invalidApiKey();
+  const found = rows.filter((row) => row.id !== null);
+  const body = page(found, query.limit, (row) => [row.position, row.id]);
+  return jsonResponse(200, { ...body, data: body.data.map((row) => presentSession(row, now, ctx.launch)) }, {
+    'cache-control': 'no-store',
+  });
 }
 
 /** GET /v3/sessions/{id}: one of the caller's sessions; another client's is as absent as none. */
