@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * List the catalogue
-         * @description Active games of active providers, in `game_id` order, a page at a time. Filters narrow the list; `updated_since` lets an operator sync only what changed.
+         * @description Active games of active providers, in a stable order (by provider, then game code), a page at a time. Filters narrow the list; `updated_since` lets an operator sync only what changed.
          */
         get: operations["listGames"];
         put?: never;

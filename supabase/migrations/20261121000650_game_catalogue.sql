@@ -250,10 +250,11 @@ update public.game_provider set games_count = games_count;
 -- ============================================================================================
 -- A game as the operator API shows it: game_id, RTP as a decimal string, the rest as stored.
 create function private.game_json(g public.game, provider_slug text) returns jsonb
-language sql stable
+language plpgsql stable
 set search_path = ''
 as $$
-  select jsonb_build_object(
+begin
+  return jsonb_build_object(
     'game_id', provider_slug || ':' || g.code,
     'provider', provider_slug,
     'code', g.code,
@@ -269,14 +270,16 @@ as $$
     'restricted_countries', to_jsonb(g.restricted_countries),
     'demo', g.demo,
     'updated_at', g.updated_at);
+end;
 $$;
 revoke execute on function private.game_json from public, anon, authenticated, service_role;
 
 -- Each is one call: the key check and the read. `authorized` is false (and nothing else is set)
 -- for a key that does not authenticate; an authorized call with nothing to list returns no row.
--- Games are listed in game_id order, (provider slug, code) compared byte by byte, and paged by
--- keyset: the caller passes the last game_id of the previous page, so a page costs the same
--- however deep it is. The endpoint asks for one row more than the page, to know if more follow.
+-- Games are listed in a stable order, by provider then code, which the index of active games
+-- serves: a page reads only its own rows, however large the catalogue, and is paged by keyset (the
+-- caller passes the last position of the previous page), so a page costs the same however deep it
+-- is. The endpoint asks for one row more than the page, to know if more follow.
 -- Security invoker: the endpoint calls them as the database owner.
 create function private.list_games(
   key_hash text,
@@ -285,18 +288,20 @@ create function private.list_games(
   currency text,
   country text,
   updated_since timestamptz,
-  after_provider text,
+  after_provider uuid,
   after_code text,
   page_size int
-) returns table (authorized boolean, game jsonb)
-language sql stable
+) returns table (authorized boolean, provider_id uuid, code text, game jsonb)
+language plpgsql stable
 set search_path = ''
 as $$
-  select a.key_id is not null, g.game
+begin
+  return query
+  select a.key_id is not null, g.provider_id, g.code, g.game
   from (select 1) one
   left join private.authenticate_api_key(list_games.key_hash) a on true
   left join lateral (
-    select private.game_json(g, gp.slug) as game
+    select g.provider_id, g.code, private.game_json(g, gp.slug) as game
     from public.game g
     join public.game_provider gp on gp.id = g.provider_id
     where a.key_id is not null
@@ -306,11 +311,11 @@ as $$
       and (list_games.currency is null or cardinality(g.currencies) = 0 or list_games.currency = any (g.currencies))
       and (list_games.country is null or not (list_games.country = any (g.restricted_countries)))
       and (list_games.updated_since is null or g.updated_at >= list_games.updated_since)
-      and (list_games.after_provider is null
-           or (gp.slug collate "C", g.code collate "C") > (list_games.after_provider collate "C", list_games.after_code collate "C"))
-    order by gp.slug collate "C", g.code collate "C"
+      and (list_games.after_provider is null or (g.provider_id, g.code) > (list_games.after_provider, list_games.after_code))
+    order by g.provider_id, g.code
     limit list_games.page_size
   ) g on true;
+end;
 $$;
 revoke execute on function private.list_games from public, anon, authenticated, service_role;
 

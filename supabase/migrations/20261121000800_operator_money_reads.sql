@@ -16,9 +16,11 @@ create index transaction_client_id_ledger_seq_idx on public.transaction (client_
 -- ============================================================================================
 create function private.list_wallets(key_hash text)
 returns table (authorized boolean, wallet jsonb)
-language sql stable
+language plpgsql stable
 set search_path = ''
 as $$
+begin
+  return query
   select a.key_id is not null, w.wallet
   from (select 1) one
   left join private.authenticate_api_key(list_wallets.key_hash) a on true
@@ -29,6 +31,7 @@ as $$
     where a.key_id is not null and w.client_id = a.client_id
     order by w.is_primary desc, w.currency_code collate "C"
   ) w on true;
+end;
 $$;
 revoke execute on function private.list_wallets from public, anon, authenticated, service_role;
 
@@ -43,9 +46,11 @@ create function private.list_transactions(
   before_seq bigint,
   page_size int
 ) returns table (authorized boolean, seq bigint, transaction jsonb)
-language sql stable
+language plpgsql stable
 set search_path = ''
 as $$
+begin
+  return query
   select a.key_id is not null, t.ledger_seq, t.transaction
   from (select 1) one
   left join private.authenticate_api_key(list_transactions.key_hash) a on true
@@ -64,5 +69,6 @@ as $$
     order by t.ledger_seq desc
     limit list_transactions.page_size
   ) t on true;
+end;
 $$;
 revoke execute on function private.list_transactions from public, anon, authenticated, service_role;

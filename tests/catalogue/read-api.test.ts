@@ -27,7 +27,7 @@ const get = (path: string, headers: Record<string, string> = {}, key: string | n
 const codes = (body: { data: { code: string }[] }) => body.data.map((g) => g.code);
 
 describe('GET /v3/games', () => {
-  it('lists the active games of a provider in game_id order, every field as documented, money-like RTP as a string', async () => {
+  it('lists the active games of a provider in code order, every field as documented, money-like RTP as a string', async () => {
     const response = await get(`/games?provider=${slug}`);
     expect(response.status).toBe(200);
     const body = await response.json();

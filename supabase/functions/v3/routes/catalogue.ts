@@ -12,6 +12,7 @@ import type { ApiContext } from '../context.ts';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const GAME_ID = /^([a-z0-9][a-z0-9-]{0,63}):([A-Za-z0-9][A-Za-z0-9._~-]{0,127})$/;
+const GAME_CODE = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
 const CATEGORIES = ['slots', 'live_casino', 'table_games', 'game_show', 'crash', 'instant', 'scratch', 'bingo', 'jackpot'];
 
 const gameFilters: Record<'provider' | 'category' | 'currency' | 'country' | 'updated_since', Rule> = {
@@ -58,21 +59,27 @@ function cacheable(request: Request, body: unknown): Response {
 
 interface GameRow {
   authorized: boolean;
-  game: { provider: string; code: string } | null;
+  provider_id: string | null;
+  code: string;
+  game: unknown;
 }
 
-/** GET /v3/games: active games of active providers in game_id order, filtered, one page. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** GET /v3/games: active games of active providers in a stable order, filtered, one page. */
 export async function listGames(ctx: ApiContext, request: Request): Promise<Response> {
   const keyHash = apiKeyHash(request.headers);
-  const query = await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), gameFilters, 2));
+  const query = await authenticatedRejection(ctx.sql, keyHash, () =>
+    parseListQuery(new URL(request.url), gameFilters, 2, ([provider, code]) => UUID.test(provider) && GAME_CODE.test(code)));
   const { provider, category, currency, country, updated_since } = query.filters;
   const rows = await ctx.sql<GameRow[]>`
     select * from private.list_games(${keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
       ${country ?? null}, ${updated_since ?? null}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null},
       ${query.limit + 1})`;
   if (!rows[0]?.authorized) throw invalidApiKey();
-  const games = rows.flatMap((row) => (row.game ? [row.game] : []));
-  return cacheable(request, page(games, query.limit, (game) => [game.provider, game.code]));
+  const found = rows.filter((row) => row.provider_id !== null);
+  const body = page(found, query.limit, (row) => [row.provider_id!, row.code]);
+  return cacheable(request, { ...body, data: body.data.map((row) => row.game) });
 }
 
 /** GET /v3/games/{game_id}: one active game; anything else is 404. */
