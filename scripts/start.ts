@@ -21,9 +21,10 @@ async function demoKeyIsActive(url: string): Promise<boolean> {
 }
 
 const target = await openTarget();
+// Said first, so a database that cannot be migrated is named where it lives.
+console.log(`database: ${target.url}${target.dir ? ` (embedded, data in ${target.dir})` : ''}`);
 const applied = await prepareDatabase(target.url, { seed: target.embedded });
 console.log(applied.length ? `migrations applied: ${applied.length}` : 'database is up to date');
-console.log(`database: ${target.url}${target.dir ? ` (embedded, data in ${target.dir})` : ''}`);
 
 const served = await serveFunction({
   databaseUrl: target.url,

@@ -58,7 +58,7 @@ async function refuseUnknownMigrations(url: string): Promise<void> {
       .filter((name) => !files.has(name));
     if (unknown.length) {
       throw new Error(`this database ran migrations that no longer exist (${unknown.join(', ')}): it was made by an ` +
-        'earlier development version; recreate it (for the embedded default, delete .data/postgres)');
+        'earlier development version; recreate it (for the embedded default, delete the data folder npm start names)');
     }
   } finally {
     await sql.end();

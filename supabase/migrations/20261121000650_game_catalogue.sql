@@ -249,12 +249,12 @@ update public.game_provider set games_count = games_count;
 -- The operator API's reads (GET /v3/games, /v3/games/{game_id}, /v3/providers, /v3/currencies)
 -- ============================================================================================
 -- A game as the operator API shows it: game_id, RTP as a decimal string, the rest as stored.
-create function private.game_json(g public.game, provider_slug text) returns jsonb
+create function private.game_json(g public.game, provider_slug text) returns json
 language plpgsql stable
 set search_path = ''
 as $$
 begin
-  return jsonb_build_object(
+  return json_build_object(
     'game_id', provider_slug || ':' || g.code,
     'provider', provider_slug,
     'code', g.code,
@@ -262,12 +262,12 @@ begin
     'category', g.category,
     'rtp', g.rtp::text,
     'volatility', g.volatility,
-    'features', to_jsonb(g.features),
-    'platforms', to_jsonb(g.platforms),
+    'features', to_json(g.features),
+    'platforms', to_json(g.platforms),
     'thumbnail_url', g.thumbnail_url,
     'released_on', g.released_on,
-    'currencies', to_jsonb(g.currencies),
-    'restricted_countries', to_jsonb(g.restricted_countries),
+    'currencies', to_json(g.currencies),
+    'restricted_countries', to_json(g.restricted_countries),
     'demo', g.demo,
     'updated_at', g.updated_at);
 end;
@@ -291,7 +291,7 @@ create function private.list_games(
   after_provider uuid,
   after_code text,
   page_size int
-) returns table (authorized boolean, provider_id uuid, code text, game jsonb)
+) returns table (authorized boolean, provider_id uuid, code text, game json)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -322,7 +322,7 @@ revoke execute on function private.list_games from public, anon, authenticated, 
 -- One game by game_id: found, not_found (unknown, or not active: the catalogue lists active games
 -- of active providers only) or unauthorized.
 create function private.read_game(key_hash text, provider text, code text)
-returns table (outcome text, game jsonb)
+returns table (outcome text, game json)
 language sql stable
 set search_path = ''
 as $$
@@ -341,7 +341,7 @@ revoke execute on function private.read_game from public, anon, authenticated, s
 
 -- The active providers and currencies, in their sort order: short reference lists, one page each.
 create function private.list_providers(key_hash text)
-returns table (authorized boolean, provider jsonb)
+returns table (authorized boolean, provider json)
 language sql stable
 set search_path = ''
 as $$
@@ -349,7 +349,7 @@ as $$
   from (select 1) one
   left join private.authenticate_api_key(list_providers.key_hash) a on true
   left join lateral (
-    select jsonb_build_object('slug', gp.slug, 'name', gp.name, 'category', gp.category, 'logo_url', gp.logo_url,
+    select json_build_object('slug', gp.slug, 'name', gp.name, 'category', gp.category, 'logo_url', gp.logo_url,
                               'games_count', gp.games_count) as provider
     from public.game_provider gp
     where a.key_id is not null and gp.status = 'active'
@@ -359,7 +359,7 @@ $$;
 revoke execute on function private.list_providers from public, anon, authenticated, service_role;
 
 create function private.list_currencies(key_hash text)
-returns table (authorized boolean, currency jsonb)
+returns table (authorized boolean, currency json)
 language sql stable
 set search_path = ''
 as $$
@@ -367,7 +367,7 @@ as $$
   from (select 1) one
   left join private.authenticate_api_key(list_currencies.key_hash) a on true
   left join lateral (
-    select jsonb_build_object('code', c.code, 'name', c.name, 'symbol', c.symbol) as currency
+    select json_build_object('code', c.code, 'name', c.name, 'symbol', c.symbol) as currency
     from public.currency c
     where a.key_id is not null and c.is_active
     order by c.sort_order, c.code collate "C"

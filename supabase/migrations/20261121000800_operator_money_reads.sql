@@ -15,7 +15,7 @@ create index transaction_client_id_ledger_seq_idx on public.transaction (client_
 -- Helper functions
 -- ============================================================================================
 create function private.list_wallets(key_hash text)
-returns table (authorized boolean, wallet jsonb)
+returns table (authorized boolean, wallet json)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -25,7 +25,7 @@ begin
   from (select 1) one
   left join private.authenticate_api_key(list_wallets.key_hash) a on true
   left join lateral (
-    select jsonb_build_object('currency', w.currency_code, 'balance', w.balance::text, 'is_primary', w.is_primary,
+    select json_build_object('currency', w.currency_code, 'balance', w.balance::text, 'is_primary', w.is_primary,
                               'updated_at', w.updated_at) as wallet
     from public.wallet w
     where a.key_id is not null and w.client_id = a.client_id
@@ -45,7 +45,7 @@ create function private.list_transactions(
   created_before timestamptz,
   before_seq bigint,
   page_size int
-) returns table (authorized boolean, seq bigint, transaction jsonb)
+) returns table (authorized boolean, seq bigint, transaction json)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -56,7 +56,7 @@ begin
   left join private.authenticate_api_key(list_transactions.key_hash) a on true
   left join lateral (
     select t.ledger_seq,
-           jsonb_build_object('id', t.id, 'type', t.type, 'currency', t.currency_code, 'amount', t.amount::text,
+           json_build_object('id', t.id, 'type', t.type, 'currency', t.currency_code, 'amount', t.amount::text,
                               'balance_after', t.balance_after::text, 'reference', t.reference, 'note', t.note,
                               'created_at', t.created_at) as transaction
     from public.transaction t

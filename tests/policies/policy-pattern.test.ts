@@ -62,8 +62,10 @@ describe('the policy pattern', () => {
       const [row] = await tx.unsafe(`explain (format json) ${query}`);
       return JSON.stringify(row['QUERY PLAN']);
     });
+    // No ORDER BY: on the test database's few rows, walking the created_at index and filtering can
+    // cost the same as the client's index, and the question is only whether the policy can be a condition.
     for (const query of [
-      'select * from public.transaction order by created_at desc limit 50',
+      'select * from public.transaction',
       'select count(*) from public.transaction',
       'select * from public.wallet',
     ]) {
