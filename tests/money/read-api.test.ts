@@ -85,6 +85,9 @@ describe('GET /v3/transactions', () => {
     const cursorOf = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString('base64url');
     for (const [query, parameter] of [
       ['type=refund', 'type'], ['currency=eur', 'currency'], ['created_after=today', 'created_after'],
+      // Shaped right but not a date the database takes: refused here, not a 500 there.
+      ['created_after=2026-02-30T00:00:00Z', 'created_after'], ['created_before=0000-01-01T00:00:00Z', 'created_before'],
+      ['created_after=2026-01-01T24:00:00Z', 'created_after'], ['created_after=2026-01-01T00:00:00%2B15:00', 'created_after'],
       [`cursor=${cursorOf(['abc'])}`, 'cursor'], [`cursor=${cursorOf(['1', '2'])}`, 'cursor'], ['limit=1000', 'limit'],
     ]) {
       const response = await get(`/transactions?${query}`);

@@ -66,6 +66,9 @@ describe('GET /v3/sessions', () => {
     const response = await list('?status=lost&cursor=abc');
     expect(response.status).toBe(400);
     expect((await response.json()).errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(['cursor', 'status']);
+    // A cursor shaped like ours but holding a date the database would refuse, and a NUL in a filter.
+    const forged = Buffer.from(JSON.stringify(['2026-02-30T00:00:00.000000Z', created[0]])).toString('base64url');
+    for (const query of [`?cursor=${forged}`, '?player_id=p%001']) expect((await list(query)).status, query).toBe(400);
     expect((await list('?status=lost', null)).status).toBe(401);
     const put = await handle(new Request('http://api.test/v3/sessions', { method: 'PUT', headers: { authorization: `Bearer ${alice.key}` } }));
     expect(put.status).toBe(405);

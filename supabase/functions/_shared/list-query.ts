@@ -8,15 +8,27 @@ export const MAX_LIMIT = 100;
 
 export type Rule = (value: string) => string | undefined;
 
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * RFC 3339 with its offset, so the instant is unambiguous, and every field in range (a 30 February
+ * or an hour 25 would reach the database and fail there): years 1 to 9999, offsets within 14 hours.
+ */
+export function isDateTime(value: string): boolean {
+  const m = DATE_TIME.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59
+    && second <= 59 && (m[8] === 'Z' || (Number(m[10]) <= 14 && Number(m[11]) <= 59));
+}
+
 /** Filters several lists share. */
 export const rules = {
   currency: (v: string) => (/^[A-Z]{3}$/.test(v) ? undefined : 'must be a three-letter ISO 4217 code in capitals'),
   country: (v: string) => (/^[A-Z]{2}$/.test(v) ? undefined : 'must be a two-letter ISO 3166-1 code in capitals'),
-  // RFC 3339 with its offset, so the instant is unambiguous.
   dateTime: (v: string) =>
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v))
-      ? undefined
-      : 'must be an RFC 3339 date-time with its offset, e.g. `2026-01-31T00:00:00Z`',
+    isDateTime(v) ? undefined : 'must be an RFC 3339 date-time with its offset, e.g. `2026-01-31T00:00:00Z`',
   oneOf: (allowed: readonly string[]) => (v: string) => (allowed.includes(v) ? undefined : `must be one of ${allowed.join(', ')}`),
 } satisfies Record<string, Rule | ((allowed: readonly string[]) => Rule)>;
 
