@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * List the catalogue
-         * @description Active games of active providers, in a stable order (by provider, then game code), a page at a time. Filters narrow the list; `updated_since` lets an operator sync only what changed.
+         * @description Active games of active providers, in a stable order (by provider, in the order of its internal id, then by game code), a page at a time. Filters narrow the list; `updated_since` lets an operator sync only what changed.
          */
         get: operations["listGames"];
         put?: never;
@@ -521,7 +521,7 @@ export interface components {
                 };
             };
         };
-        /** @description No such session among the caller's (another client's session looks the same as none). */
+        /** @description Nothing of the caller's at this path: an unknown id, another client's session (which looks the same as none), or a game that is not active. */
         NotFound: {
             headers: {
                 /**
@@ -669,12 +669,12 @@ export interface components {
                 };
             };
         };
-        /** @description The database could not be reached or was too slow. Nothing was written; retrying is safe. */
+        /** @description The database could not be reached or was too slow. Nothing was written, unless the connection was lost just after a commit: retrying with the same Idempotency-Key is safe either way. */
         ServiceUnavailable: {
             headers: {
                 /**
                  * @description Seconds to wait before retrying.
-                 * @example 1
+                 * @example 5
                  */
                 "Retry-After": number;
                 /**
@@ -740,7 +740,7 @@ export interface components {
         Limit: number;
         /**
          * @description The previous page's `next_cursor`, as it came: opaque.
-         * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+         * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
          */
         Cursor: string;
         /** @description `<provider slug>:<game code>`. */
@@ -762,7 +762,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description The previous page's `next_cursor`, as it came: opaque.
-                 * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
@@ -881,7 +881,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description The previous page's `next_cursor`, as it came: opaque.
-                 * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
@@ -980,7 +980,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description The previous page's `next_cursor`, as it came: opaque.
-                 * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -1021,7 +1021,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description The previous page's `next_cursor`, as it came: opaque.
-                 * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -1062,7 +1062,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description The previous page's `next_cursor`, as it came: opaque.
-                 * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -1103,7 +1103,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description The previous page's `next_cursor`, as it came: opaque.
-                 * @example WyJwcmFnbWF0aWMtcGxheSIsInZzMjBvbHltcGdhdGUiXQ
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**

@@ -40,9 +40,13 @@ create table public.game (
   constraint game_platforms_known check (platforms <@ array['desktop', 'mobile']::text[] and cardinality(platforms) > 0),
   constraint game_thumbnail_url_format check (thumbnail_url ~ '^https://' and char_length(thumbnail_url) <= 2048),
   -- Arrays of codes: ISO 4217 currencies (empty: every active currency) and ISO 3166-1 alpha-2 countries.
-  constraint game_currencies_format check (array_to_string(currencies, ',') ~ '^([A-Z]{3}(,[A-Z]{3})*)?$'),
-  constraint game_restricted_countries_format
-    check (array_to_string(restricted_countries, ',') ~ '^([A-Z]{2}(,[A-Z]{2})*)?$')
+  -- array_to_string skips NULLs, so they are refused apart: a NULL would make `= any` unknown, and
+  -- a currency or country check would pass where it must not.
+  constraint game_currencies_format check (
+    array_to_string(currencies, ',') ~ '^([A-Z]{3}(,[A-Z]{3})*)?$' and array_position(currencies, null) is null),
+  constraint game_restricted_countries_format check (
+    array_to_string(restricted_countries, ',') ~ '^([A-Z]{2}(,[A-Z]{2})*)?$'
+    and array_position(restricted_countries, null) is null)
 );
 comment on table public.game is
   'The catalogue: a provider''s games; game_id is <provider slug>:<code>. Anyone reads active games; staff manage them.';
@@ -113,6 +117,8 @@ revoke execute on function private.recount_touched_providers() from public, anon
 -- How production catalogues arrive: a provider's game list, imported by staff (rpc) or the service's
 -- operators (`npm run catalog -- import <file.json>`). Each game is keyed by its game_id and written
 -- only when something in it changed, so importing the same file again changes nothing and says so.
+-- Each entry is the whole game: a field it leaves out takes its default (status active, no RTP, ...),
+-- and a field the catalogue does not know is refused, so a misspelt one cannot pass unnoticed.
 -- A game the file does not mention is left as it is (retire one by importing it as inactive). One
 -- statement, one transaction: an unknown provider, a game_id twice, or a field the table refuses
 -- rejects the whole file, and nothing is written.
@@ -135,6 +141,13 @@ begin
   where coalesce(g ->> 'game_id', '') !~ '^[a-z0-9][a-z0-9-]{0,63}:[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$';
   if problem is not null then
     raise exception 'game_id must be <provider slug>:<game code>: %', problem using errcode = '22023';
+  end if;
+  select string_agg(distinct k, ', ') into problem
+  from jsonb_array_elements(games) g, jsonb_object_keys(g) k
+  where k not in ('game_id', 'name', 'category', 'status', 'rtp', 'volatility', 'features', 'platforms',
+                  'thumbnail_url', 'released_on', 'currencies', 'restricted_countries', 'demo');
+  if problem is not null then
+    raise exception 'unknown game fields: %', problem using errcode = '22023';
   end if;
   select string_agg(id, ', ') into problem
   from (select g ->> 'game_id' as id from jsonb_array_elements(games) g group by 1 having count(*) > 1) twice;

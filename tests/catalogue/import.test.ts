@@ -54,11 +54,15 @@ describe('import_games', () => {
     ['an unknown provider', [{ game_id: 'no-such-studio:x', name: 'X', category: 'slots' }], '23503'],
     ['a field the table refuses', 'bad-category', '23514'],
     ['a missing name', 'no-name', '23502'],
+    ['a field the catalogue does not know (a misspelt one)', 'misspelt', '22023'],
+    ['a null among the currencies', 'null-currency', '23514'],
   ])('refuses %s, writing nothing of the file', async (_, input, code) => {
     const games = input === 'twice' ? [game('dup-1'), game('dup-1')]
       : input === 'bad-category' ? [game('ok-1'), game('bad-1', { category: 'roulette-ish' })]
         : input === 'no-name' ? [game('ok-2'), { game_id: `${slug}:no-name`, category: 'slots' }]
-          : input;
+          : input === 'misspelt' ? [game('ok-3', { restrictedCountries: ['US'] })]
+            : input === 'null-currency' ? [game('ok-4', { currencies: ['EUR', null] })]
+              : input;
     const before = await catalogue();
     expect(await outcome(() => importAs(people.mona, games))).toBe(code);
     expect(await catalogue()).toEqual(before);

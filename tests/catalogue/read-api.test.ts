@@ -124,6 +124,11 @@ describe('GET /v3/providers and GET /v3/currencies', () => {
     expect(first.has_more).toBe(true);
     const second = await (await get(`/currencies?limit=2&cursor=${first.next_cursor}`)).json();
     expect(second.data.map((c: { code: string }) => c.code)).toEqual(['GBP', 'BDT']);
+    // A cursor naming nothing in the list is refused, not a silent start from the top.
+    const stale = Buffer.from(JSON.stringify(['ZZZ'])).toString('base64url');
+    const refused = await get(`/currencies?cursor=${stale}`);
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).errors).toEqual([expect.objectContaining({ parameter: 'cursor', code: 'invalid_cursor' })]);
   });
 
   it('answer other methods with 405 and Allow: GET', async () => {

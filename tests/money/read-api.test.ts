@@ -48,6 +48,16 @@ describe('GET /v3/wallets', () => {
   });
 });
 
+describe('GET /v3/wallets pages like every list', () => {
+  it('one currency a page with limit=1, and a stale cursor refused', async () => {
+    const first = await (await get('/wallets?limit=1')).json();
+    expect(first.data.map((w: { currency: string }) => w.currency)).toEqual(['EUR']);
+    const second = await (await get(`/wallets?limit=1&cursor=${first.next_cursor}`)).json();
+    expect(second).toMatchObject({ data: [expect.objectContaining({ currency: 'USD' })], has_more: false, next_cursor: null });
+    expect((await get(`/wallets?cursor=${Buffer.from('["XXX"]').toString('base64url')}`)).status).toBe(400);
+  });
+});
+
 describe('GET /v3/transactions', () => {
   it('lists the caller\'s ledger newest first, every field as recorded, amounts exact', async () => {
     const body = await (await get('/transactions')).json();
@@ -94,7 +104,10 @@ describe('GET /v3/transactions', () => {
       expect(response.status, query).toBe(400);
       expect((await response.json()).errors.map((e: { parameter: string }) => e.parameter)).toEqual([parameter]);
     }
+    // A well-formed key that does not authenticate: 401 after the lookup, whatever the query says.
+    const unknown = { key: `cgs_live_${'x'.repeat(43)}` } as Operator;
+    expect((await get('/transactions?type=refund', unknown)).status).toBe(401);
+    expect((await get('/wallets?colour=red', unknown)).status).toBe(401);
     expect((await get('/transactions?type=refund', null)).status).toBe(401);
-    expect((await get('/wallets?colour=red', null)).status).toBe(401);
   });
 });

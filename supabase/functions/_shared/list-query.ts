@@ -97,6 +97,20 @@ function decodeCursor(cursor: string, parts: number): string[] | null {
   }
 }
 
+/**
+ * A page of a short list read whole (providers, currencies, wallets), keyed by a unique field: the
+ * cursor names the last key shown, and a key no longer in the list is a 400, never a silent restart.
+ */
+export function pageOfAll<T extends Record<string, unknown>>(items: T[], query: ParsedQuery<string>, key: keyof T & string) {
+  const start = query.after ? items.findIndex((item) => item[key] === query.after![0]) + 1 : 0;
+  if (query.after && start === 0) {
+    throw new Problem('invalid_parameters', 'The query has invalid parameters; see `errors`.', {
+      errors: [{ parameter: 'cursor', code: 'invalid_cursor', detail: 'cursor must be a next_cursor this endpoint returned.' }],
+    });
+  }
+  return page(items.slice(start, start + query.limit + 1), query.limit, (item) => [String(item[key])]);
+}
+
 /** The page in the list shape: `{ data, next_cursor, has_more }`, from one row more than the page. */
 export function page<T>(rows: T[], limit: number, positionOf: (row: T) => string[]) {
   const has_more = rows.length > limit;

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
 import { methodNotAllowed } from '../../_shared/http.ts';
-import { page, parseListQuery, type Rule, rules } from '../../_shared/list-query.ts';
+import { page, pageOfAll, parseListQuery, type Rule, rules } from '../../_shared/list-query.ts';
 import { Problem } from '../../_shared/problem.ts';
 import { sha256Hex } from '../../_shared/sha256.ts';
 import type { ApiContext } from '../context.ts';
@@ -110,8 +110,6 @@ export async function listReference(ctx: ApiContext, request: Request, list: 'pr
     : await ctx.sql<{ authorized: boolean; item: Record<string, string> | null }[]>`
         select authorized, currency as item from private.list_currencies(${keyHash})`;
   if (!rows[0]?.authorized) throw invalidApiKey();
-  const key = list === 'providers' ? 'slug' : 'code';
   const items = rows.flatMap((row) => (row.item ? [row.item] : []));
-  const start = query.after ? items.findIndex((item) => item[key] === query.after![0]) + 1 : 0;
-  return cacheable(request, page(items.slice(start, start + query.limit + 1), query.limit, (item) => [item[key]]));
+  return cacheable(request, pageOfAll(items, query, list === 'providers' ? 'slug' : 'code'));
 }

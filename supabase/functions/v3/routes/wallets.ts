@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
 import { jsonResponse, methodNotAllowed } from '../../_shared/http.ts';
-import { page, parseListQuery, rules } from '../../_shared/list-query.ts';
+import { page, pageOfAll, parseListQuery, rules } from '../../_shared/list-query.ts';
 import type { ApiContext } from '../context.ts';
 
 const TYPES = ['deposit', 'withdraw', 'adjustment', 'bet', 'win', 'fee'];
@@ -30,14 +30,15 @@ export function walletRoutes(ctx: ApiContext): Hono {
     });
 }
 
-/** GET /v3/wallets: one wallet per currency, the primary first; a client has a handful, one page. */
+/** GET /v3/wallets: one wallet per currency, the primary first; a client has a handful, read whole. */
 export async function listWallets(ctx: ApiContext, request: Request): Promise<Response> {
   const keyHash = apiKeyHash(request.headers);
-  await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), {}, 1));
-  const rows = await ctx.sql<{ authorized: boolean; wallet: unknown }[]>`select * from private.list_wallets(${keyHash})`;
+  const query = await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), {}, 1));
+  const rows = await ctx.sql<{ authorized: boolean; wallet: Record<string, unknown> | null }[]>`
+    select * from private.list_wallets(${keyHash})`;
   if (!rows[0]?.authorized) throw invalidApiKey();
-  const data = rows.flatMap((row) => (row.wallet ? [row.wallet] : []));
-  return jsonResponse(200, { data, next_cursor: null, has_more: false }, noStore);
+  const wallets = rows.flatMap((row) => (row.wallet ? [row.wallet] : []));
+  return jsonResponse(200, pageOfAll(wallets, query, 'currency'), noStore);
 }
 
 /** GET /v3/transactions: the ledger newest first, filtered, paged by the order of recording. */
