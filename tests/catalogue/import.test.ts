@@ -1,13 +1,11 @@
 // Importing a catalogue (public.import_games, and `npm run catalog -- import`): keyed by game_id,
 // idempotent, reporting what changed, all or nothing, and for staff and the service only.
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { paths } from '../../scripts/lib/database.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runScript } from '../helpers/command.ts';
 import { as, type Cast, cast, connect, outcome } from '../helpers/db.ts';
 
 const sql = connect();
@@ -75,18 +73,7 @@ describe('import_games', () => {
   });
 });
 
-async function catalog(...args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(`${paths.root}node_modules/.bin/tsx`, ['scripts/catalog.ts', ...args], {
-      cwd: paths.root,
-      env: { ...process.env, DATABASE_URL: inject('databaseUrl') },
-    });
-    return { code: 0, out: stdout + stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, out: failed.stdout + failed.stderr };
-  }
-}
+const catalog = (...args: string[]) => runScript('scripts/catalog.ts', ...args);
 
 describe('npm run catalog -- import', () => {
   it('imports a file and reports what changed; again, nothing; a bad file exits 1 saying why', async () => {

@@ -1,10 +1,8 @@
 // `npm run key`: the service's operators issue a key (printed once) and revoke it by id, prefix
 // or the key itself, on DATABASE_URL.
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { paths } from '../../scripts/lib/database.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runScript } from '../helpers/command.ts';
 import { type Account, connect, signUp } from '../helpers/db.ts';
 
 const sql = connect();
@@ -14,18 +12,7 @@ beforeAll(async () => {
   carol = await signUp(sql, 'carol');
 });
 
-async function key(...args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(`${paths.root}node_modules/.bin/tsx`, ['scripts/key.ts', ...args], {
-      cwd: paths.root,
-      env: { ...process.env, DATABASE_URL: inject('databaseUrl') },
-    });
-    return { code: 0, out: stdout + stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, out: failed.stdout + failed.stderr };
-  }
-}
+const key = (...args: string[]) => runScript('scripts/key.ts', ...args);
 
 describe('npm run key', () => {
   it('issues a key for a client by e-mail, prints it once, stores only its hash; revokes it by prefix', async () => {
