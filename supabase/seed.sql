@@ -70,7 +70,7 @@ with words(adjectives, nouns) as (
 )
 insert into public.game (provider_id, code, name, category, status, rtp, volatility, features, platforms,
                          thumbnail_url, released_on, currencies, restricted_countries, demo)
-select provider_id, code, name, category,
+select provider_id, code, case when code = 'vs20olympgate' then 'Olympian Gates' else name end, category,
        case when n % 13 = 0 then 'maintenance' else 'active' end,
        94 + ((37 * n + 13 * p) % 300) / 100.0,
        (array['low', 'medium', 'high', 'very_high'])[(n + p) % 4 + 1],
