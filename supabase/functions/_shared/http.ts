@@ -1,11 +1,25 @@
-// The two responses every route builds alike: a JSON body, and 405 naming the methods allowed.
+// The responses routes build alike: a JSON body, 405 naming the methods allowed, and a cacheable
+// body with its ETag (304 when the caller has it already).
 import { Problem } from './problem.ts';
+import { sha256Hex } from './sha256.ts';
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json', ...headers },
   });
+}
+
+/** A strong validator for a body: a hash of its bytes. */
+export function etagOf(text: string): string {
+  return `"${sha256Hex(text).slice(0, 32)}"`;
+}
+
+/** 200 with `text`, or 304 with no body when If-None-Match holds its ETag (weak or strong) or `*`. */
+export function conditionalResponse(request: Request, text: string, headers: Record<string, string> & { etag: string }): Response {
+  const match = request.headers.get('if-none-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  if (match?.includes(headers.etag) || match?.includes('*')) return new Response(null, { status: 304, headers });
+  return new Response(text, { status: 200, headers });
 }
 
 export function methodNotAllowed(allow: string): Problem {

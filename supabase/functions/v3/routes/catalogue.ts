@@ -4,10 +4,9 @@
 // key gets 401 before any validation answer.
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import { methodNotAllowed } from '../../_shared/http.ts';
+import { conditionalResponse, etagOf, methodNotAllowed } from '../../_shared/http.ts';
 import { page, pageOfAll, parseListQuery, type Rule, rules } from '../../_shared/list-query.ts';
 import { Problem } from '../../_shared/problem.ts';
-import { sha256Hex } from '../../_shared/sha256.ts';
 import type { ApiContext } from '../context.ts';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -50,11 +49,7 @@ export function catalogueRoutes(ctx: ApiContext): Hono {
  */
 function cacheable(request: Request, body: unknown): Response {
   const text = JSON.stringify(body);
-  const etag = `"${sha256Hex(text).slice(0, 32)}"`;
-  const headers = { 'content-type': 'application/json', 'cache-control': 'private, no-cache', etag };
-  const match = request.headers.get('if-none-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-  if (match?.includes(etag) || match?.includes('*')) return new Response(null, { status: 304, headers });
-  return new Response(text, { status: 200, headers });
+  return conditionalResponse(request, text, { 'content-type': 'application/json', 'cache-control': 'private, no-cache', etag: etagOf(text) });
 }
 
 interface GameRow {
