@@ -4,10 +4,11 @@
 // key gets 401 before any validation answer.
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import { conditionalResponse, etagOf, methodNotAllowed } from '../../_shared/http.ts';
+import { conditionalResponse, etagOf } from '../../_shared/http.ts';
 import { page, pageOfAll, parseListQuery, type Rule, rules } from '../../_shared/list-query.ts';
 import { Problem } from '../../_shared/problem.ts';
 import type { ApiContext } from '../context.ts';
+import { resource } from './resource.ts';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const GAME_ID = /^([a-z0-9][a-z0-9-]{0,63}):([A-Za-z0-9][A-Za-z0-9._~-]{0,127})$/;
@@ -24,23 +25,11 @@ const gameFilters: Record<'provider' | 'category' | 'currency' | 'country' | 'up
 
 /** The routes of this resource, relative to /v3. */
 export function catalogueRoutes(ctx: ApiContext): Hono {
-  return new Hono({ strict: false })
-    .get('/games', (c) => listGames(ctx, c.req.raw))
-    .all('/games', () => {
-      throw methodNotAllowed('GET');
-    })
-    .get('/games/:game_id', (c) => readGame(ctx, c.req.raw, c.req.param('game_id')))
-    .all('/games/:game_id', () => {
-      throw methodNotAllowed('GET');
-    })
-    .get('/providers', (c) => listReference(ctx, c.req.raw, 'providers'))
-    .all('/providers', () => {
-      throw methodNotAllowed('GET');
-    })
-    .get('/currencies', (c) => listReference(ctx, c.req.raw, 'currencies'))
-    .all('/currencies', () => {
-      throw methodNotAllowed('GET');
-    });
+  const app = new Hono({ strict: false });
+  resource(app, '/games', { get: (c) => listGames(ctx, c.req.raw) });
+  resource(app, '/games/:game_id', { get: (c) => readGame(ctx, c.req.raw, c.req.param('game_id')!) });
+  resource(app, '/providers', { get: (c) => listReference(ctx, c.req.raw, 'providers') });
+  return resource(app, '/currencies', { get: (c) => listReference(ctx, c.req.raw, 'currencies') });
 }
 
 /**

@@ -4,11 +4,12 @@
 import { Hono } from 'hono';
 import { setImmediate } from 'node:timers';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import { jsonResponse, methodNotAllowed } from '../../_shared/http.ts';
+import { jsonResponse } from '../../_shared/http.ts';
 import { isDateTime, page, parseListQuery, rules } from '../../_shared/list-query.ts';
 import { type FieldError, pointerTo, Problem } from '../../_shared/problem.ts';
 import { readJsonBody } from '../../_shared/request-body.ts';
 import type { ApiContext } from '../context.ts';
+import { resource } from './resource.ts';
 import { type GameSession, type GameSessionRow, parseSessionId, presentSession } from '../game-session.ts';
 import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from '../session-request.ts';
 
@@ -40,16 +41,9 @@ const referenceErrors: Record<string, FieldError> = {
 
 /** The routes of this resource, relative to /v3. */
 export function sessionRoutes(ctx: ApiContext): Hono {
-  return new Hono({ strict: false })
-    .post('/sessions', (c) => createSession(ctx, c.req.raw))
-    .get('/sessions', (c) => listSessions(ctx, c.req.raw))
-    .all('/sessions', () => {
-      throw methodNotAllowed('GET, POST');
-    })
-    .get('/sessions/:id', (c) => readSession(ctx, c.req.raw, c.req.param('id')))
-    .all('/sessions/:id', () => {
-      throw methodNotAllowed('GET');
-    });
+  const app = new Hono({ strict: false });
+  resource(app, '/sessions', { get: (c) => listSessions(ctx, c.req.raw), post: (c) => createSession(ctx, c.req.raw) });
+  return resource(app, '/sessions/:id', { get: (c) => readSession(ctx, c.req.raw, c.req.param('id')!) });
 }
 
 /**

@@ -4,9 +4,10 @@
 // call that checks the key too; a caller without a working key gets 401 before any 400.
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import { jsonResponse, methodNotAllowed } from '../../_shared/http.ts';
+import { jsonResponse } from '../../_shared/http.ts';
 import { page, pageOfAll, parseListQuery, rules } from '../../_shared/list-query.ts';
 import type { ApiContext } from '../context.ts';
+import { resource } from './resource.ts';
 
 const TYPES = ['deposit', 'withdraw', 'adjustment', 'bet', 'win', 'fee'];
 const transactionFilters = {
@@ -19,15 +20,9 @@ const noStore = { 'cache-control': 'no-store' };
 
 /** The routes of this resource, relative to /v3. */
 export function walletRoutes(ctx: ApiContext): Hono {
-  return new Hono({ strict: false })
-    .get('/wallets', (c) => listWallets(ctx, c.req.raw))
-    .all('/wallets', () => {
-      throw methodNotAllowed('GET');
-    })
-    .get('/transactions', (c) => listTransactions(ctx, c.req.raw))
-    .all('/transactions', () => {
-      throw methodNotAllowed('GET');
-    });
+  const app = new Hono({ strict: false });
+  resource(app, '/wallets', { get: (c) => listWallets(ctx, c.req.raw) });
+  return resource(app, '/transactions', { get: (c) => listTransactions(ctx, c.req.raw) });
 }
 
 /** GET /v3/wallets: one wallet per currency, the primary first; a client has a handful, read whole. */

@@ -1,0 +1,15 @@
+// A path with its handlers per method, and 405 naming those methods (Allow) for any other: the shape
+// of every v3 resource, written once.
+import type { Context, Hono } from 'hono';
+import { methodNotAllowed } from '../../_shared/http.ts';
+
+type Handler = (c: Context) => Response | Promise<Response>;
+
+export function resource(app: Hono, path: string, handlers: { get?: Handler; post?: Handler }): Hono {
+  if (handlers.get) app.get(path, handlers.get);
+  if (handlers.post) app.post(path, handlers.post);
+  const allow = Object.keys(handlers).map((method) => method.toUpperCase()).sort().join(', ');
+  return app.all(path, () => {
+    throw methodNotAllowed(allow);
+  });
+}
