@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * List the catalogue
-         * @description Active games of active providers, in a stable order (by provider, in the order of its internal id, then by game code), a page at a time. Filters narrow the list; `updated_since` lets an operator sync only what changed.
+         * @description Active games of active providers, in a stable order (by provider, in the order of its internal id, then by game code), a page at a time. Filters narrow the list. `updated_since` syncs only what changed since then, games that stopped being active included (with their `status`), so a copy of the catalogue can drop them.
          */
         get: operations["listGames"];
         put?: never;
@@ -332,6 +332,11 @@ export interface components {
             name: string;
             /** @enum {string} */
             category: "slots" | "live_casino" | "table_games" | "game_show" | "crash" | "instant" | "scratch" | "bingo" | "jackpot";
+            /**
+             * @description Whether it can be launched now: the game's own status, or its provider's when that makes it unavailable. Lists show active games only, but for a sync (`updated_since`), which shows every change.
+             * @enum {string}
+             */
+            status: "active" | "maintenance" | "inactive";
             /**
              * @description Return to player, percent, as a decimal string.
              * @example 96.50
@@ -905,7 +910,7 @@ export interface operations {
                  */
                 country?: string;
                 /**
-                 * @description Only games changed at or after this instant (RFC 3339, with its offset).
+                 * @description Only games changed at or after this instant (RFC 3339, with its offset), whatever their status now.
                  * @example 2026-11-01T00:00:00Z
                  */
                 updated_since?: string;

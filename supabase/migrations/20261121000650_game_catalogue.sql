@@ -88,6 +88,19 @@ end;
 $$;
 revoke execute on function private.count_provider_games() from public, anon, authenticated;
 
+create function private.stamp_provider_games() returns trigger
+language plpgsql
+-- security definer: staff change a provider's status; its games are stamped whatever their rights.
+security definer
+set search_path = ''
+as $$
+begin
+  update public.game g set updated_at = now() where g.provider_id = new.id;
+  return null;
+end;
+$$;
+revoke execute on function private.stamp_provider_games() from public, anon, authenticated;
+
 -- After a statement on game, each provider it touched is recounted (once per statement, so an
 -- import of thousands of games recounts each provider once). A branch names only the transition
 -- tables its statement has: plpgsql plans a statement when it first runs it.
@@ -214,6 +227,13 @@ create trigger game_provider_count_games
   before insert or update on public.game_provider
   for each row execute function private.count_provider_games();
 
+-- A provider's status is part of each of its games as operators see them: a change stamps them all,
+-- so a sync by updated_since hears of it.
+create trigger game_provider_status_stamps_games
+  after update of status on public.game_provider
+  for each row when (old.status is distinct from new.status)
+  execute function private.stamp_provider_games();
+
 create trigger game_recount_after_insert
   after insert on public.game
   referencing new table as new_rows
@@ -262,7 +282,7 @@ update public.game_provider set games_count = games_count;
 -- The operator API's reads (GET /v3/games, /v3/games/{game_id}, /v3/providers, /v3/currencies)
 -- ============================================================================================
 -- A game as the operator API shows it: game_id, RTP as a decimal string, the rest as stored.
-create function private.game_json(g public.game, provider_slug text) returns json
+create function private.game_json(g public.game, provider_slug text, provider_status text) returns json
 language plpgsql stable
 set search_path = ''
 as $$
@@ -273,6 +293,8 @@ begin
     'code', g.code,
     'name', g.name,
     'category', g.category,
+    -- What can be launched: the game's own status, unless its provider's makes it unavailable.
+    'status', case when g.status <> 'active' then g.status else provider_status end,
     'rtp', g.rtp::text,
     'volatility', g.volatility,
     'features', to_json(g.features),
@@ -314,11 +336,12 @@ begin
   from (select 1) one
   left join private.authenticate_api_key(list_games.key_hash) a on true
   left join lateral (
-    select g.provider_id, g.code, private.game_json(g, gp.slug) as game
+    select g.provider_id, g.code, private.game_json(g, gp.slug, gp.status) as game
     from public.game g
     join public.game_provider gp on gp.id = g.provider_id
     where a.key_id is not null
-      and g.status = 'active' and gp.status = 'active'
+      -- A sync (updated_since) also hears of games that stopped being active, to take them away.
+      and ((g.status = 'active' and gp.status = 'active') or list_games.updated_since is not null)
       and (list_games.provider is null or gp.slug = list_games.provider)
       and (list_games.category is null or g.category = list_games.category)
       and (list_games.currency is null or cardinality(g.currencies) = 0 or list_games.currency = any (g.currencies))
@@ -343,7 +366,7 @@ as $$
   from (select 1) one
   left join private.authenticate_api_key(read_game.key_hash) a on true
   left join lateral (
-    select private.game_json(g, gp.slug) as game
+    select private.game_json(g, gp.slug, gp.status) as game
     from public.game g
     join public.game_provider gp on gp.id = g.provider_id
     where a.key_id is not null and gp.slug = read_game.provider and g.code = read_game.code

@@ -34,7 +34,7 @@ describe('GET /v3/games', () => {
     expect(codes(body)).toEqual(['game-0', 'game-1', 'game-2', 'game-3', 'game-4', 'game-5']);
     expect(body).toMatchObject({ next_cursor: null, has_more: false });
     expect(body.data[0]).toEqual({
-      game_id: `${slug}:game-0`, provider: slug, code: 'game-0', name: 'Game 0', category: 'crash', rtp: '96.50',
+      game_id: `${slug}:game-0`, provider: slug, code: 'game-0', name: 'Game 0', category: 'crash', status: 'active', rtp: '96.50',
       volatility: null, features: [], platforms: ['desktop', 'mobile'], thumbnail_url: null, released_on: null,
       currencies: [], restricted_countries: [], demo: true, updated_at: expect.any(String),
     });
@@ -62,7 +62,10 @@ describe('GET /v3/games', () => {
     expect(await list('currency=GBP')).toEqual(['game-0', 'game-1', 'game-2', 'game-3', 'game-4', 'game-5']);
     expect(await list('country=FR')).toEqual(['game-0', 'game-1', 'game-2', 'game-3', 'game-5']);
     expect(await list('updated_since=2999-01-01T00:00:00Z')).toEqual([]);
-    expect(await list('updated_since=2000-01-01T00:00:00%2B02:00')).toHaveLength(6);
+    // A sync hears of every change, the game made inactive included, with its status.
+    const synced = await (await get(`/games?provider=${slug}&updated_since=2000-01-01T00:00:00%2B02:00`)).json();
+    expect(codes(synced)).toEqual(['game-0', 'game-1', 'game-2', 'game-3', 'game-4', 'game-5', 'game-6']);
+    expect(synced.data[6]).toMatchObject({ code: 'game-6', status: 'inactive' });
   });
 
   it('answers with an ETag, and 304 to a request that already has it', async () => {
@@ -135,5 +138,18 @@ describe('GET /v3/providers and GET /v3/currencies', () => {
     const response = await handle(new Request('http://api.test/v3/providers', { method: 'POST', headers: { authorization: `Bearer ${alice.key}` } }));
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET');
+  });
+});
+
+describe('a provider going out of service', () => {
+  it('takes its games off the list, and a sync hears of each of them with the provider\'s status', async () => {
+    const [{ now }] = await sql`select now() as now`;
+    await sql`update public.game_provider set status = 'maintenance' where slug = ${slug}`;
+    expect(codes(await (await get(`/games?provider=${slug}`)).json())).toEqual([]);
+    const since = encodeURIComponent(new Date(now.getTime() - 1000).toISOString());
+    const synced = await (await get(`/games?provider=${slug}&updated_since=${since}`)).json();
+    expect(synced.data.map((g: { status: string }) => g.status)).toEqual(['maintenance', 'maintenance', 'maintenance', 'maintenance',
+      'maintenance', 'maintenance', 'inactive']);
+    expect((await get(`/games/${slug}:game-0`)).status).toBe(404);
   });
 });
