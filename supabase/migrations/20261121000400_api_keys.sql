@@ -94,13 +94,20 @@ revoke execute on function private.keep_revoked() from public, anon, authenticat
 -- Security invoker: the v3 endpoints call it (and the functions that embed it) as the database owner.
 create function private.authenticate_api_key(key_hash text)
 returns table (key_id uuid, client_id uuid)
-language sql stable
+-- plpgsql, not sql: every v3 request calls it, and a SQL function with its own search_path is
+-- planned anew on each call, where plpgsql keeps its plan per connection.
+language plpgsql stable
+-- At most one row (key_hash is unique): what the planner should expect of it in a join.
+rows 1
 set search_path = ''
 as $$
-  select k.id, k.client_id
-  from public.api_key k
-  join public.profile p on p.id = k.client_id and p.status = 'active'
-  where k.key_hash = authenticate_api_key.key_hash and k.status = 'active';
+begin
+  return query
+    select k.id, k.client_id
+    from public.api_key k
+    join public.profile p on p.id = k.client_id and p.status = 'active'
+    where k.key_hash = authenticate_api_key.key_hash and k.status = 'active';
+end;
 $$;
 comment on function private.authenticate_api_key is
   'The key (by SHA-256) and its client when the key and its owner are active; no row otherwise.';

@@ -281,33 +281,33 @@ update public.game_provider set games_count = games_count;
 -- ============================================================================================
 -- The operator API's reads (GET /v3/games, /v3/games/{game_id}, /v3/providers, /v3/currencies)
 -- ============================================================================================
--- A game as the operator API shows it: game_id, RTP as a decimal string, the rest as stored.
-create function private.game_json(g public.game, provider_slug text, provider_status text) returns json
-language plpgsql stable
-set search_path = ''
-as $$
-begin
-  return json_build_object(
-    'game_id', provider_slug || ':' || g.code,
-    'provider', provider_slug,
-    'code', g.code,
-    'name', g.name,
-    'category', g.category,
-    -- What can be launched: the game's own status, unless its provider's makes it unavailable.
-    'status', case when g.status <> 'active' then g.status else provider_status end,
-    'rtp', g.rtp::text,
-    'volatility', g.volatility,
-    'features', to_json(g.features),
-    'platforms', to_json(g.platforms),
-    'thumbnail_url', g.thumbnail_url,
-    'released_on', g.released_on,
-    'currencies', to_json(g.currencies),
-    'restricted_countries', to_json(g.restricted_countries),
-    'demo', g.demo,
-    'updated_at', g.updated_at);
-end;
-$$;
-revoke execute on function private.game_json from public, anon, authenticated, service_role;
+-- A game as the operator API shows it: game_id, its status as launchable (its own, unless its
+-- provider's makes it unavailable), RTP as a decimal string, the rest as stored. A view, so the reads
+-- below inline it and build each game's JSON in the query, once per row they return.
+create view private.catalogue_entry as
+  select g.provider_id, g.code, g.status, g.category, g.currencies, g.restricted_countries, g.updated_at,
+         gp.slug as provider_slug, gp.status as provider_status,
+         json_build_object(
+           'game_id', gp.slug || ':' || g.code,
+           'provider', gp.slug,
+           'code', g.code,
+           'name', g.name,
+           'category', g.category,
+           'status', case when g.status <> 'active' then g.status else gp.status end,
+           'rtp', g.rtp::text,
+           'volatility', g.volatility,
+           'features', to_json(g.features),
+           'platforms', to_json(g.platforms),
+           'thumbnail_url', g.thumbnail_url,
+           'released_on', g.released_on,
+           'currencies', to_json(g.currencies),
+           'restricted_countries', to_json(g.restricted_countries),
+           'demo', g.demo,
+           'updated_at', g.updated_at) as game
+  from public.game g
+  join public.game_provider gp on gp.id = g.provider_id;
+comment on view private.catalogue_entry is 'Each game with its provider, and its JSON as the operator API shows it.';
+revoke all on private.catalogue_entry from public, anon, authenticated, service_role;
 
 -- Each is one call: the key check and the read. `authorized` is false (and nothing else is set)
 -- for a key that does not authenticate; an authorized call with nothing to list returns no row.
@@ -336,13 +336,12 @@ begin
   from (select 1) one
   left join private.authenticate_api_key(list_games.key_hash) a on true
   left join lateral (
-    select g.provider_id, g.code, private.game_json(g, gp.slug, gp.status) as game
-    from public.game g
-    join public.game_provider gp on gp.id = g.provider_id
+    select g.provider_id, g.code, g.game
+    from private.catalogue_entry g
     where a.key_id is not null
       -- A sync (updated_since) also hears of games that stopped being active, to take them away.
-      and ((g.status = 'active' and gp.status = 'active') or list_games.updated_since is not null)
-      and (list_games.provider is null or gp.slug = list_games.provider)
+      and ((g.status = 'active' and g.provider_status = 'active') or list_games.updated_since is not null)
+      and (list_games.provider is null or g.provider_slug = list_games.provider)
       and (list_games.category is null or g.category = list_games.category)
       and (list_games.currency is null or cardinality(g.currencies) = 0 or list_games.currency = any (g.currencies))
       and (list_games.country is null or not (list_games.country = any (g.restricted_countries)))
@@ -366,11 +365,10 @@ as $$
   from (select 1) one
   left join private.authenticate_api_key(read_game.key_hash) a on true
   left join lateral (
-    select private.game_json(g, gp.slug, gp.status) as game
-    from public.game g
-    join public.game_provider gp on gp.id = g.provider_id
-    where a.key_id is not null and gp.slug = read_game.provider and g.code = read_game.code
-      and g.status = 'active' and gp.status = 'active'
+    select g.game
+    from private.catalogue_entry g
+    where a.key_id is not null and g.provider_slug = read_game.provider and g.code = read_game.code
+      and g.status = 'active' and g.provider_status = 'active'
   ) g on true;
 $$;
 revoke execute on function private.read_game from public, anon, authenticated, service_role;
