@@ -8,6 +8,9 @@ export const MAX_LIMIT = 100;
 
 export type Rule = (value: string) => string | undefined;
 
+/** A uuid as the database writes it into a cursor (lower case). */
+export const CURSOR_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|([+-])(\d{2}):(\d{2}))$/;
 
 /**

@@ -20,11 +20,11 @@ export interface ParsedSessionRequest extends Omit<SessionRequest, 'country'> {
 
 const PLAYER_ID_MAX = 128;
 // Same rules as game_provider.slug and game_session.game; the game id ends up in a launch URL.
-const GAME_ID = /^([a-z0-9][a-z0-9-]{0,63}):([A-Za-z0-9][A-Za-z0-9._~-]{0,127})$/;
+export const GAME_ID = /^([a-z0-9][a-z0-9-]{0,63}):([A-Za-z0-9][A-Za-z0-9._~-]{0,127})$/;
 const CURRENCY = /^[A-Z]{3}$/;
 const COUNTRY = /^[A-Z]{2}$/;
 // Control characters and lone surrogates: Postgres text cannot hold NUL or broken UTF-16.
-const UNPRINTABLE = /[\p{Cc}\p{Cs}]/u;
+export const UNPRINTABLE = /[\p{Cc}\p{Cs}]/u;
 
 type Check = (value: string) => string | undefined;
 

@@ -5,13 +5,13 @@
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
 import { conditionalResponse, etagOf } from '../../_shared/http.ts';
-import { page, pageOfAll, parseListQuery, type Rule, rules } from '../../_shared/list-query.ts';
+import { CURSOR_UUID, page, pageOfAll, parseListQuery, type Rule, rules } from '../../_shared/list-query.ts';
 import { Problem } from '../../_shared/problem.ts';
 import type { ApiContext } from '../context.ts';
+import { GAME_ID } from '../session-request.ts';
 import { resource } from './resource.ts';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
-const GAME_ID = /^([a-z0-9][a-z0-9-]{0,63}):([A-Za-z0-9][A-Za-z0-9._~-]{0,127})$/;
 const GAME_CODE = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
 const CATEGORIES = ['slots', 'live_casino', 'table_games', 'game_show', 'crash', 'instant', 'scratch', 'bingo', 'jackpot'];
 
@@ -48,13 +48,12 @@ interface GameRow {
   game: unknown;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** GET /v3/games: active games of active providers in a stable order, filtered, one page. */
 export async function listGames(ctx: ApiContext, request: Request): Promise<Response> {
   const keyHash = apiKeyHash(request.headers);
   const query = await authenticatedRejection(ctx.sql, keyHash, () =>
-    parseListQuery(new URL(request.url), gameFilters, 2, ([provider, code]) => UUID.test(provider) && GAME_CODE.test(code)));
+    parseListQuery(new URL(request.url), gameFilters, 2, ([provider, code]) => CURSOR_UUID.test(provider) && GAME_CODE.test(code)));
   const { provider, category, currency, country, updated_since } = query.filters;
   const rows = await ctx.sql<GameRow[]>`
     select * from private.list_games(${keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
