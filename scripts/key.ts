@@ -1,4 +1,4 @@
-// npm run key -- issue --client <email or id> [--label <text>]   prints a new API key, once
+// npm run key -- issue --client <email or id> [--label <text>] [--test]   prints a new API key, once
 // npm run key -- revoke <id, key prefix or the key itself>          the key stops working at once
 // npm run key -- list [--client <email or id>]
 // Works on DATABASE_URL or the embedded default, as the database owner (the service's operators).
@@ -8,7 +8,8 @@ import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
 import { openTarget } from './lib/target.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const USAGE = 'usage: npm run key -- issue --client <email or id> [--label <text>] | revoke <id or prefix> | list [--client ...]';
+const USAGE =
+  'usage: npm run key -- issue --client <email or id> [--label <text>] [--test] | revoke <id or prefix> | list [--client ...]';
 
 class UsageError extends Error {}
 
@@ -36,14 +37,15 @@ async function run(sql: Sql, argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { client: { type: 'string' }, label: { type: 'string' } },
+    options: { client: { type: 'string' }, label: { type: 'string' }, test: { type: 'boolean' } },
   });
   const [command, reference] = positionals;
   if (command === 'issue') {
     const id = await clientId(sql, values.client);
     const [issued] = await sql<{ id: string; key: string; key_prefix: string }[]>`
-      select * from public.issue_api_key(${id}, ${values.label ?? 'Default'})`;
-    console.log(`API key for ${values.client} (id ${issued.id}). It is shown only this once; store it now:\n`);
+      select * from public.issue_api_key(${id}, ${values.label ?? 'Default'}, ${!values.test})`;
+    const mode = values.test ? 'Test' : 'Live';
+    console.log(`${mode} API key for ${values.client} (id ${issued.id}). It is shown only this once; store it now:\n`);
     console.log(`  ${issued.key}\n`);
   } else if (command === 'revoke') {
     const [revoked] = await sql`select * from public.revoke_api_key(${await keyId(sql, reference)})`;
@@ -51,7 +53,8 @@ async function run(sql: Sql, argv: string[]): Promise<void> {
   } else if (command === 'list') {
     const client = values.client ? await clientId(sql, values.client) : null;
     console.table(await sql`
-      select k.id, u.email as client, k.label, k.key_prefix, k.status, k.last_used_at, k.created_at
+      select k.id, u.email as client, k.label, k.key_prefix, case when k.livemode then 'live' else 'test' end as mode,
+             k.status, k.last_used_at, k.created_at
       from public.api_key k join auth.users u on u.id = k.client_id
       where ${client}::uuid is null or k.client_id = ${client}
       order by k.created_at`);

@@ -62,7 +62,7 @@ export async function generatePostmanCollection(): Promise<string> {
   // The collection's auth reads {{bearerToken}}; declare it so Postman shows where the key goes.
   collection.variable = [
     ...(collection.variable ?? []),
-    { key: 'bearerToken', value: '', type: 'string', description: 'Your API key (cgs_live_...).' },
+    { key: 'bearerToken', value: '', type: 'string', description: 'Your API key (cgs_live_... or cgs_test_...).' },
   ];
   return `${JSON.stringify(collection, null, 2)}\n`;
 }

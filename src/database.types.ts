@@ -14,6 +14,7 @@ export type Database = {
           "key_prefix": string;
           "label": string;
           "last_used_at": string | null;
+          "livemode": boolean;
           "revoked_at": string | null;
           "status": string;
         };
@@ -26,6 +27,7 @@ export type Database = {
           "key_prefix": string;
           "label"?: string;
           "last_used_at"?: string | null;
+          "livemode"?: boolean;
           "revoked_at"?: string | null;
           "status"?: string;
         };
@@ -37,6 +39,7 @@ export type Database = {
           "key_prefix"?: string;
           "label"?: string;
           "last_used_at"?: string | null;
+          "livemode"?: boolean;
           "revoked_at"?: string | null;
           "status"?: string;
         };
@@ -242,6 +245,7 @@ export type Database = {
           "expires_at": string;
           "game": string;
           "id": string;
+          "livemode": boolean;
           "player_id": string;
           "provider_id": string;
           "status": string;
@@ -256,6 +260,7 @@ export type Database = {
           "expires_at": string;
           "game": string;
           "id"?: string;
+          "livemode": boolean;
           "player_id": string;
           "provider_id": string;
           "status"?: string;
@@ -269,6 +274,7 @@ export type Database = {
           "expires_at"?: string;
           "game"?: string;
           "id"?: string;
+          "livemode"?: boolean;
           "player_id"?: string;
           "provider_id"?: string;
           "status"?: string;
@@ -524,7 +530,7 @@ export type Database = {
         }[];
       };
       "issue_api_key": {
-        Args: { "client_id": string; "label"?: string };
+        Args: { "client_id": string; "label"?: string; "livemode"?: boolean };
         Returns: {
           "id": string;
           "key": string;

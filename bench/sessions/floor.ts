@@ -34,7 +34,7 @@ export async function loadFloor({ sql, keys, body, concurrency, seconds, tag }: 
       try {
         const [result] = await sql<{ outcome: string }[]>`
           select * from private.create_game_session(
-            ${hashes[n % hashes.length]}, ${null}, ${null}, ${randomUUID()}, ${`${tag}-${n}`},
+            ${hashes[n % hashes.length]}, true, ${null}, ${null}, ${randomUUID()}, ${`${tag}-${n}`},
             ${provider}, ${game}, ${body.currency as string}, ${null}, ${createdAt}, ${new Date(createdAt.getTime() + TTL_MS)},
             ${null}::json)`;
         recorder.answer(result.outcome === 'created' ? 201 : 422, Number(process.hrtime.bigint() - start) / 1e6);

@@ -8,7 +8,7 @@ import type { BackOfficeClient } from './client.ts';
 /** An API key as the back office lists it: everything but its hash. */
 export type ApiKeySummary = Pick<
   Tables<'api_key'>,
-  'id' | 'label' | 'key_prefix' | 'status' | 'created_at' | 'last_used_at' | 'revoked_at'
+  'id' | 'label' | 'key_prefix' | 'livemode' | 'status' | 'created_at' | 'last_used_at' | 'revoked_at'
 >;
 
 /** A client's wallets, primary first. Staff pass any client's id; a client passes its own. */
@@ -42,7 +42,7 @@ export function latestTransactions(
 export function clientApiKeys(db: BackOfficeClient, clientId: string): PromiseLike<PostgrestResponse<ApiKeySummary>> {
   return db
     .from('api_key')
-    .select('id, label, key_prefix, status, created_at, last_used_at, revoked_at')
+    .select('id, label, key_prefix, livemode, status, created_at, last_used_at, revoked_at')
     .eq('client_id', clientId)
     .order('created_at', { ascending: false });
 }

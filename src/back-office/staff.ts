@@ -11,7 +11,7 @@ export type IssuedApiKey = Functions['issue_api_key']['Returns'][number];
 export type RevokedApiKey = Functions['revoke_api_key']['Returns'][number];
 export type RecordTransactionArgs = Functions['record_transaction']['Args'];
 
-/** Issues a key for a client. Show `key` to the client once; store it nowhere. */
+/** Issues a key for a client (a `cgs_test_` key with `livemode: false`). Show `key` to the client once; store it nowhere. */
 export function issueApiKey(
   db: BackOfficeClient,
   args: IssueApiKeyArgs,

@@ -244,6 +244,8 @@ export interface components {
              * @enum {string}
              */
             status: "created" | "active" | "closed" | "expired";
+            /** @description `true` when made with a live key (`cgs_live_`), `false` with a test key (`cgs_test_`): each mode's sessions are seen only by keys of that mode. */
+            livemode: boolean;
             /** Format: date-time */
             created_at: string;
             /**

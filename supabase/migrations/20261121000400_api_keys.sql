@@ -1,7 +1,9 @@
 -- API keys: how operators authenticate to the API (spec 2.5, 5), and their lifecycle (spec 5.3).
 -- Staff issue and revoke keys over RPC, the service's operators with `npm run key`. A key is
--- `cgs_live_` and 43 base64url characters (32 bytes from pgcrypto's CSPRNG, 256 bits); only its
--- SHA-256 is kept, so it is shown once, when issued. Clients read their own keys' metadata.
+-- `cgs_live_` or `cgs_test_` and 43 base64url characters (32 bytes from pgcrypto's CSPRNG, 256 bits);
+-- only its SHA-256 is kept, so it is shown once, when issued. Clients read their own keys' metadata.
+-- A live key acts on live records, a test key on test ones (`livemode` on every record the API
+-- creates, as Stripe does): each mode's records are invisible to the other's keys.
 --
 -- A revoked key never works again: revoke_api_key promises "for good", and a leaked key is revoked
 -- precisely so it cannot, but staff (who may write api_key directly, spec 5) could otherwise bring
@@ -19,6 +21,7 @@ create table public.api_key (
   key_prefix text not null,
   key_hash text not null,
   status text not null default 'active',
+  livemode boolean not null default true,
   last_used_at timestamptz,
   created_at timestamptz not null default now(),
   revoked_at timestamptz,
@@ -27,11 +30,15 @@ create table public.api_key (
   constraint api_key_key_prefix_length check (char_length(key_prefix) between 4 and 32),
   constraint api_key_label_length check (char_length(label) between 1 and 100),
   constraint api_key_status_check check (status in ('active', 'suspended', 'revoked')),
-  constraint api_key_revoked_at_with_status check ((status = 'revoked') = (revoked_at is not null))
+  constraint api_key_revoked_at_with_status check ((status = 'revoked') = (revoked_at is not null)),
+  -- The mode is readable from the key, so an operator can tell which one a leaked key was.
+  constraint api_key_prefix_names_mode
+    check (key_prefix like case when livemode then 'cgs\_live\_%' else 'cgs\_test\_%' end)
 );
 comment on table public.api_key is
   'Operator API keys. key_hash is the lowercase hex SHA-256 of the whole key; the key itself is never stored.';
 comment on column public.api_key.key_prefix is 'The first characters of the key, shown in dashboards to recognise it.';
+comment on column public.api_key.livemode is 'true: a cgs_live_ key, acting on live records; false: cgs_test_, on test records.';
 create index api_key_client_id_idx on public.api_key (client_id);
 
 create table private.revoked_api_key (
@@ -67,8 +74,8 @@ set search_path = ''
 as $$
 begin
   if tg_op = 'UPDATE' and old.status = 'revoked'
-     and (new.status, new.revoked_at, new.key_hash, new.key_prefix, new.client_id)
-         is distinct from (old.status, old.revoked_at, old.key_hash, old.key_prefix, old.client_id) then
+     and (new.status, new.revoked_at, new.key_hash, new.key_prefix, new.client_id, new.livemode)
+         is distinct from (old.status, old.revoked_at, old.key_hash, old.key_prefix, old.client_id, old.livemode) then
     raise exception 'a revoked api key stays revoked: only its label may change' using errcode = '23514';
   end if;
   if (tg_op = 'INSERT' or new.key_hash is distinct from old.key_hash)
@@ -93,7 +100,7 @@ revoke execute on function private.keep_revoked() from public, anon, authenticat
 -- hash, so how long it takes does not depend on how close a guess is to a real key.
 -- Security invoker: the v3 endpoints call it (and the functions that embed it) as the database owner.
 create function private.authenticate_api_key(key_hash text)
-returns table (key_id uuid, client_id uuid)
+returns table (key_id uuid, client_id uuid, livemode boolean)
 -- plpgsql, not sql: every v3 request calls it, and a SQL function with its own search_path is
 -- planned anew on each call, where plpgsql keeps its plan per connection.
 language plpgsql stable
@@ -103,14 +110,14 @@ set search_path = ''
 as $$
 begin
   return query
-    select k.id, k.client_id
+    select k.id, k.client_id, k.livemode
     from public.api_key k
     join public.profile p on p.id = k.client_id and p.status = 'active'
     where k.key_hash = authenticate_api_key.key_hash and k.status = 'active';
 end;
 $$;
 comment on function private.authenticate_api_key is
-  'The key (by SHA-256) and its client when the key and its owner are active; no row otherwise.';
+  'The key (by SHA-256), its client and its mode when the key and its owner are active; no row otherwise.';
 revoke execute on function private.authenticate_api_key from public, anon, authenticated, service_role;
 
 -- ============================================================================================
@@ -124,14 +131,14 @@ create trigger api_key_keep_revoked
 -- Functions (RPC: security invoker, so api_key's own policies apply to the caller too)
 -- ============================================================================================
 -- Staff, or the service itself (private.require_staff); everyone else: 42501.
-create function public.issue_api_key(client_id uuid, label text default 'Default')
+create function public.issue_api_key(client_id uuid, label text default 'Default', livemode boolean default true)
 returns table (id uuid, key text, key_prefix text)
 language plpgsql
 set search_path = ''
 as $$
 #variable_conflict use_column
 declare
-  new_key text := 'cgs_live_'
+  new_key text := case when coalesce(issue_api_key.livemode, true) then 'cgs_live_' else 'cgs_test_' end
     || translate(rtrim(encode(extensions.gen_random_bytes(32), 'base64'), '='), '+/', '-_');
   new_id uuid;
 begin
@@ -142,18 +149,18 @@ begin
   ) then
     raise exception 'no client account %', issue_api_key.client_id using errcode = '23503';
   end if;
-  insert into public.api_key (client_id, label, key_prefix, key_hash)
+  insert into public.api_key (client_id, label, key_prefix, key_hash, livemode)
   values (issue_api_key.client_id, coalesce(issue_api_key.label, 'Default'), left(new_key, 16),
-          encode(extensions.digest(new_key, 'sha256'), 'hex'))
+          encode(extensions.digest(new_key, 'sha256'), 'hex'), coalesce(issue_api_key.livemode, true))
   returning api_key.id into new_id;
   return query select new_id, new_key, left(new_key, 16);
 end;
 $$;
-comment on function public.issue_api_key(uuid, text) is
-  'Staff or the service itself: creates an API key for a client and returns it; the key is not stored and '
-  'cannot be shown again.';
-revoke execute on function public.issue_api_key(uuid, text) from public, anon;
-grant execute on function public.issue_api_key(uuid, text) to authenticated, staff, service_role;
+comment on function public.issue_api_key(uuid, text, boolean) is
+  'Staff or the service itself: creates an API key for a client (a test key with livemode false) and '
+  'returns it; the key is not stored and cannot be shown again.';
+revoke execute on function public.issue_api_key(uuid, text, boolean) from public, anon;
+grant execute on function public.issue_api_key(uuid, text, boolean) to authenticated, staff, service_role;
 
 -- Idempotent: revoking a revoked key keeps its first revoked_at. Takes effect on the next request.
 create function public.revoke_api_key(id uuid)

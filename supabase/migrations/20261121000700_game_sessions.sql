@@ -17,6 +17,8 @@ create table public.game_session (
   -- The player's country, when the operator said it (a game restricted there is refused).
   country text,
   status text not null default 'created',
+  -- The mode of the key that created it: only keys of that mode see it.
+  livemode boolean not null,
   created_at timestamptz not null default now(),
   expires_at timestamptz not null,
   constraint game_session_player_id_length check (char_length(player_id) between 1 and 128),
@@ -29,28 +31,29 @@ comment on table public.game_session is
   'A game session an operator created for a player (POST /v3/sessions). expires_at ends the launch '
   'window: the signed launch token is valid until then.';
 comment on column public.game_session.game is 'The <game> part of game_id (<provider slug>:<game>).';
-create index game_session_client_id_created_at_idx on public.game_session (client_id, created_at desc);
+create index game_session_client_id_created_at_idx on public.game_session (client_id, livemode, created_at desc);
 create index game_session_api_key_id_idx on public.game_session (api_key_id);
 create index game_session_provider_id_idx on public.game_session (provider_id);
 create index game_session_currency_code_idx on public.game_session (currency_code);
 
--- Stripe's Idempotency-Key semantics, per client. Only completed responses are stored: a request
+-- Stripe's Idempotency-Key semantics, per client and mode. Only completed responses are stored: a request
 -- holds a transaction-scoped advisory lock on (client, key) while it runs, so "still in progress"
 -- needs no row, and a crash mid-request can never leave a key stuck.
 create table private.idempotency_key (
   client_id uuid not null references auth.users (id) on delete cascade,
+  livemode boolean not null,
   idempotency_key text not null,
   request_fingerprint text not null,
   response_status int not null,
   -- json, not jsonb: a replay repeats the first response's bytes, key order included.
   response_body json not null,
   created_at timestamptz not null default now(),
-  primary key (client_id, idempotency_key),
+  primary key (client_id, livemode, idempotency_key),
   constraint idempotency_key_length check (char_length(idempotency_key) between 1 and 255),
   constraint idempotency_key_fingerprint_format check (request_fingerprint ~ '^[0-9a-f]{64}$')
 );
 comment on table private.idempotency_key is
-  'First response per (client, Idempotency-Key), replayed to retries for 24 hours; older rows are '
+  'First response per (client, mode, Idempotency-Key), replayed to retries for 24 hours; older rows are '
   'ignored, overwritten on reuse and removed by private.purge_idempotency_keys().';
 create index idempotency_key_created_at_idx on private.idempotency_key (created_at);
 
@@ -68,6 +71,15 @@ grant select on public.game_session to authenticated, staff, service_role;
 -- ============================================================================================
 -- Helper functions
 -- ============================================================================================
+-- The advisory lock a request holds on its Idempotency-Key while it runs: one per client, mode and key.
+create function private.idempotency_lock(client_id uuid, livemode boolean, idempotency_key text) returns bigint
+language sql immutable
+set search_path = ''
+as $$
+  select pg_catalog.hashtextextended(client_id::text || '/' || livemode::text || '/' || idempotency_key, 0);
+$$;
+revoke execute on function private.idempotency_lock from public, anon, authenticated, service_role;
+
 -- One round trip per request: authenticate the key, honour the Idempotency-Key, check the provider,
 -- the game in the catalogue, the currency and the country, record the session and remember the
 -- response, all in one transaction. The caller
@@ -80,6 +92,9 @@ grant select on public.game_session to authenticated, staff, service_role;
 -- unknown_currency, currency_unavailable, currency_not_supported, country_restricted).
 create function private.create_game_session(
   key_hash text,
+  -- The mode the key names (its prefix), in which the caller built the response: a key row of the
+  -- other mode is refused rather than answered in the wrong one.
+  livemode boolean,
   idempotency_key text,
   request_fingerprint text,
   session_id uuid,
@@ -109,7 +124,8 @@ declare
   found_problems text[] := '{}';
 begin
   select a.key_id, a.client_id into key_id, client_id
-  from private.authenticate_api_key(create_game_session.key_hash) a;
+  from private.authenticate_api_key(create_game_session.key_hash) a
+  where a.livemode = create_game_session.livemode;
   if key_id is null then
     return query select 'unauthorized', null::int, null::json, null::text[];
     return;
@@ -121,15 +137,14 @@ begin
       raise exception 'an Idempotency-Key needs the request fingerprint and the response body'
         using errcode = '22004';
     end if;
-    if not pg_try_advisory_xact_lock(
-      hashtextextended(client_id::text || '/' || create_game_session.idempotency_key, 0)
-    ) then
+    if not pg_try_advisory_xact_lock(private.idempotency_lock(client_id, livemode, create_game_session.idempotency_key)) then
       return query select 'in_progress', null::int, null::json, null::text[];
       return;
     end if;
     select * into stored
     from private.idempotency_key i
     where i.client_id = client_id
+      and i.livemode = livemode
       and i.idempotency_key = create_game_session.idempotency_key
       and i.created_at > now() - interval '24 hours';
     if stored.client_id is not null then
@@ -176,16 +191,16 @@ begin
   end if;
 
   insert into public.game_session
-    (id, client_id, api_key_id, player_id, provider_id, game, currency_code, country, created_at, expires_at)
+    (id, client_id, api_key_id, livemode, player_id, provider_id, game, currency_code, country, created_at, expires_at)
   values
-    (session_id, client_id, key_id, player_id, provider_id, game, create_game_session.currency_code,
+    (session_id, client_id, key_id, livemode, player_id, provider_id, game, create_game_session.currency_code,
      create_game_session.country, create_game_session.created_at, create_game_session.expires_at);
 
   if create_game_session.idempotency_key is not null then
     insert into private.idempotency_key as i
-      (client_id, idempotency_key, request_fingerprint, response_status, response_body)
+      (client_id, livemode, idempotency_key, request_fingerprint, response_status, response_body)
     values
-      (client_id, create_game_session.idempotency_key, create_game_session.request_fingerprint, 201,
+      (client_id, livemode, create_game_session.idempotency_key, create_game_session.request_fingerprint, 201,
        response_body)
     on conflict on constraint idempotency_key_pkey do update
       set request_fingerprint = excluded.request_fingerprint,
@@ -208,20 +223,22 @@ comment on function private.create_game_session is
 revoke execute on function private.create_game_session from public, anon, authenticated, service_role;
 
 -- GET /v3/sessions/{id} in one call: the key check and the read. Another client's session is
--- 'not_found', exactly like a session that does not exist, so ids reveal nothing.
+-- 'not_found', exactly like a session that does not exist, so ids reveal nothing; so is one of the
+-- other mode.
 create function private.read_game_session(key_hash text, session_id uuid)
 returns table (
-  outcome text, id uuid, player_id text, game_id text, currency text, status text,
+  outcome text, id uuid, player_id text, game_id text, currency text, status text, livemode boolean,
   created_at timestamptz, expires_at timestamptz
 )
 language sql stable
 set search_path = ''
 as $$
   select case when a.client_id is null then 'unauthorized' when s.id is null then 'not_found' else 'found' end,
-         s.id, s.player_id, gp.slug || ':' || s.game, s.currency_code, s.status, s.created_at, s.expires_at
+         s.id, s.player_id, gp.slug || ':' || s.game, s.currency_code, s.status, s.livemode, s.created_at, s.expires_at
   from (select 1) as one
   left join private.authenticate_api_key(read_game_session.key_hash) a on true
-  left join public.game_session s on s.id = read_game_session.session_id and s.client_id = a.client_id
+  left join public.game_session s
+    on s.id = read_game_session.session_id and s.client_id = a.client_id and s.livemode = a.livemode
   left join public.game_provider gp on gp.id = s.provider_id;
 $$;
 comment on function private.read_game_session is
@@ -242,13 +259,14 @@ create function private.list_game_sessions(
   before_id uuid,
   page_size int
 ) returns table (
-  authorized boolean, id uuid, player_id text, game_id text, currency text, status text,
+  authorized boolean, id uuid, player_id text, game_id text, currency text, status text, livemode boolean,
   created_at timestamptz, expires_at timestamptz, "position" text
 )
 language sql stable
 set search_path = ''
 as $$
-  select a.client_id is not null, s.id, s.player_id, s.game_id, s.currency_code, s.status, s.created_at, s.expires_at,
+  select a.client_id is not null, s.id, s.player_id, s.game_id, s.currency_code, s.status, a.livemode, s.created_at,
+         s.expires_at,
          to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
   from (select 1) as one
   left join private.authenticate_api_key(list_game_sessions.key_hash) a on true
@@ -256,7 +274,7 @@ as $$
     select s.id, s.player_id, gp.slug || ':' || s.game as game_id, s.currency_code, s.status, s.created_at, s.expires_at
     from public.game_session s
     join public.game_provider gp on gp.id = s.provider_id
-    where s.client_id = a.client_id
+    where s.client_id = a.client_id and s.livemode = a.livemode
       and (list_game_sessions.player_id is null or s.player_id = list_game_sessions.player_id)
       and case list_game_sessions.status
             when 'created' then s.status = 'created' and s.expires_at > list_game_sessions.as_of

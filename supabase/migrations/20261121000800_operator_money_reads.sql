@@ -4,6 +4,7 @@
 -- authorized call with nothing to list returns no row. Amounts are numeric(20,4) in the database
 -- and leave it as text, so every digit arrives (a float would round a balance of 12345678901.2345).
 -- Security invoker: the endpoints call them as the database owner.
+-- The float is live money: a test key (livemode false) sees no wallet and no movement of it.
 
 -- ============================================================================================
 -- Indexes
@@ -28,7 +29,7 @@ begin
     select json_build_object('currency', w.currency_code, 'balance', w.balance::text, 'is_primary', w.is_primary,
                               'updated_at', w.updated_at) as wallet
     from public.wallet w
-    where a.key_id is not null and w.client_id = a.client_id
+    where a.livemode and w.client_id = a.client_id
     order by w.is_primary desc, w.currency_code collate "C"
   ) w on true;
 end;
@@ -60,7 +61,7 @@ begin
                               'balance_after', t.balance_after::text, 'reference', t.reference, 'note', t.note,
                               'created_at', t.created_at) as transaction
     from public.transaction t
-    where a.key_id is not null and t.client_id = a.client_id
+    where a.livemode and t.client_id = a.client_id
       and (list_transactions.currency is null or t.currency_code = list_transactions.currency)
       and (list_transactions.type is null or t.type = list_transactions.type)
       and (list_transactions.created_after is null or t.created_at >= list_transactions.created_after)

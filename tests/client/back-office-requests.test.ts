@@ -77,7 +77,7 @@ describe('the queries the back office runs', () => {
     const { db, last } = recordingClient();
     await backOffice.clientApiKeys(db, alice);
     const columns = last().query.select.split(',');
-    expect(columns).toEqual(['id', 'label', 'key_prefix', 'status', 'created_at', 'last_used_at', 'revoked_at']);
+    expect(columns).toEqual(['id', 'label', 'key_prefix', 'livemode', 'status', 'created_at', 'last_used_at', 'revoked_at']);
     expect(columns).not.toContain('key_hash');
   });
 

@@ -37,6 +37,16 @@ describe('npm run key', () => {
     expect((await key('revoke', row.id)).code).toBe(0);
   });
 
+  it('issues a test key with --test, and lists each key with its mode', async () => {
+    const issued = await key('issue', '--client', carol.email, '--test');
+    expect(issued.out).toContain('Test API key');
+    const printed = /cgs_test_[A-Za-z0-9_-]{43}/.exec(issued.out)![0];
+    const [row] = await sql`select livemode from public.api_key where key_hash = ${createHash('sha256').update(printed).digest('hex')}`;
+    expect(row.livemode).toBe(false);
+    const listed = await key('list', '--client', carol.email);
+    expect(listed.out).toMatch(new RegExp(`${printed.slice(0, 16)}.*test`));
+  });
+
   it('fails with a message and exit code 1 for an unknown client, key or command', async () => {
     expect(await key('issue', '--client', 'nobody@example.test')).toMatchObject({ code: 1, out: expect.stringContaining('no account') });
     expect(await key('revoke', 'cgs_live_nothing')).toMatchObject({ code: 1, out: expect.stringContaining('no api key') });

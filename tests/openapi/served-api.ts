@@ -49,7 +49,7 @@ export async function serveWithoutDatabase(): Promise<ServedFunction> {
   return serveFunction({ databaseUrl: deadDatabase, port: await freePort() });
 }
 
-/** Holds the advisory lock a running POST /v3/sessions holds for (client, Idempotency-Key) while `fn` runs. */
+/** Holds the advisory lock a running POST /v3/sessions holds for (client, live mode, Idempotency-Key) while `fn` runs. */
 export function whileKeyInFlight<T>(
   sql: Sql,
   clientId: string,
@@ -57,7 +57,7 @@ export function whileKeyInFlight<T>(
   fn: () => Promise<T>,
 ): Promise<T> {
   return sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(hashtextextended(${clientId}::text || '/' || ${idempotencyKey}, 0))`;
+    await tx`select pg_advisory_xact_lock(private.idempotency_lock(${clientId}, true, ${idempotencyKey}))`;
     return fn();
   }) as Promise<T>;
 }

@@ -15,8 +15,8 @@ describe.each(grantModes)('game_session with %s', (mode) => {
     people = await cast(sql);
     const { keyId } = await issueKey(sql, people.alice);
     const [session] = await sql`
-      insert into public.game_session (client_id, api_key_id, player_id, provider_id, game, currency_code, expires_at)
-      select ${people.alice.id}, ${keyId}, 'p1', id, 'aviator', 'USD', now() + interval '15 minutes'
+      insert into public.game_session (client_id, api_key_id, livemode, player_id, provider_id, game, currency_code, expires_at)
+      select ${people.alice.id}, ${keyId}, true, 'p1', id, 'aviator', 'USD', now() + interval '15 minutes'
       from public.game_provider where slug = 'spribe'
       returning id`;
     aliceSession = session.id;
@@ -45,8 +45,8 @@ describe.each(grantModes)('game_session with %s', (mode) => {
 
   it.each(['alice', 'adam'] as const)('%s cannot create a session through the API', async (who) => {
     expect(await outcome(() => as(sql, people[who], (tx) => tx`
-      insert into public.game_session (client_id, player_id, provider_id, game, currency_code, expires_at)
-      select ${people[who].id}, 'p2', id, 'aviator', 'USD', now() + interval '1 hour'
+      insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, expires_at)
+      select ${people[who].id}, true, 'p2', id, 'aviator', 'USD', now() + interval '1 hour'
       from public.game_provider where slug = 'spribe'`))).toBe('42501');
   });
 
@@ -73,7 +73,7 @@ describe.each(grantModes)('game_session with %s', (mode) => {
       expect(await outcome(() => as(sql, caller, (tx) => tx`select * from private.idempotency_key`))).toBe('42501');
       expect(await outcome(() => as(sql, caller, (tx) => tx`select private.purge_idempotency_keys()`))).toBe('42501');
       expect(await outcome(() => as(sql, caller, (tx) => tx`
-        select * from private.create_game_session(null, null, null, null, null, null, null, null, null, null, null, null)`)))
+        select * from private.create_game_session(null, null, null, null, null, null, null, null, null, null, null, null, null)`)))
         .toBe('42501');
       expect(await outcome(() => as(sql, caller, (tx) => tx`select * from private.authenticate_api_key('x')`))).toBe('42501');
       expect(await outcome(() => as(sql, caller, (tx) => tx`select * from private.read_game_session('x', gen_random_uuid())`)))

@@ -21,9 +21,9 @@ export interface Operator {
   keyId: string;
 }
 
-/** Issues a key as the database owner does for `npm run key`. */
-export async function issueKey(sql: Sql, account: Account, label = 'Default'): Promise<{ key: string; keyId: string }> {
-  const [issued] = await sql<{ id: string; key: string }[]>`select * from public.issue_api_key(${account.id}, ${label})`;
+/** Issues a key as the database owner does for `npm run key` (a test key with `livemode` false). */
+export async function issueKey(sql: Sql, account: Account, label = 'Default', livemode = true): Promise<{ key: string; keyId: string }> {
+  const [issued] = await sql<{ id: string; key: string }[]>`select * from public.issue_api_key(${account.id}, ${label}, ${livemode})`;
   return { key: issued.key, keyId: issued.id };
 }
 

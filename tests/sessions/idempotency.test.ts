@@ -167,7 +167,7 @@ describe('Idempotency-Key', () => {
   it('refuses, in the database, an Idempotency-Key without the fingerprint or the body a replay needs', async () => {
     const [hash] = await sql<{ key_hash: string }[]>`select key_hash from public.api_key where id = ${alice.keyId}`;
     const call = (fingerprint: string | null, body: object | null) => sql`
-      select * from private.create_game_session(${hash.key_hash}, ${randomUUID()}, ${fingerprint}, ${randomUUID()},
+      select * from private.create_game_session(${hash.key_hash}, true, ${randomUUID()}, ${fingerprint}, ${randomUUID()},
         'p', 'pragmatic-play', 'vs20olympgate', 'EUR', null, now(), now() + interval '15 minutes', ${body as never}::json)`;
     await expect(call(null, { id: 'x' })).rejects.toMatchObject({ code: '22004' });
     await expect(call('0'.repeat(64), null)).rejects.toMatchObject({ code: '22004' });

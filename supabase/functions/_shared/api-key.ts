@@ -10,19 +10,31 @@ import type { Sql } from './database.ts';
 import { Problem } from './problem.ts';
 import { sha256Hex } from './sha256.ts';
 
-const KEY_FORMAT = /^cgs_live_[A-Za-z0-9_-]{43}$/;
+const KEY_FORMAT = /^cgs_(live|test)_[A-Za-z0-9_-]{43}$/;
 const CHALLENGE = 'Bearer realm="cgs"';
+
+export interface PresentedKey {
+  hash: string;
+  /** What the key says of itself (`cgs_live_` or `cgs_test_`); the database holds it to that. */
+  livemode: boolean;
+}
 
 /** The hash of the presented key; 401 when there is none or it cannot be one of ours. */
 export function apiKeyHash(headers: Headers): string {
+  return presentedKey(headers).hash;
+}
+
+/** The presented key's hash and mode; 401 when there is none or it cannot be one of ours. */
+export function presentedKey(headers: Headers): PresentedKey {
   const match = /^Bearer +(\S+) *$/i.exec(headers.get('authorization') ?? '');
   if (!match) {
     throw new Problem('missing_api_key', 'Send your API key as `Authorization: Bearer <key>`.', {
       headers: { 'www-authenticate': CHALLENGE },
     });
   }
-  if (!KEY_FORMAT.test(match[1])) throw invalidApiKey();
-  return sha256Hex(match[1]);
+  const format = KEY_FORMAT.exec(match[1]);
+  if (!format) throw invalidApiKey();
+  return { hash: sha256Hex(match[1]), livemode: format[1] === 'live' };
 }
 
 /** Unknown, revoked and suspended keys look the same to the caller. */

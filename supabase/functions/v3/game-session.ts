@@ -10,6 +10,8 @@ export interface GameSession {
   currency: string;
   /** `expired`: never launched and its launch window has closed. */
   status: 'created' | 'active' | 'closed' | 'expired';
+  /** false: made with a test key, and seen only by test keys. */
+  livemode: boolean;
   created_at: string;
   expires_at: string;
   /** Only while the session can still be launched (status `created`, before `expires_at`). */
@@ -23,6 +25,7 @@ export interface GameSessionRow {
   game_id: string;
   currency: string;
   status: 'created' | 'active' | 'closed';
+  livemode: boolean;
   created_at: Date;
   expires_at: Date;
 }
@@ -75,6 +78,7 @@ export function presentSession(row: GameSessionRow, now: Date, launch: LaunchOpt
     game_id: row.game_id,
     currency: row.currency,
     status: row.status,
+    livemode: row.livemode,
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
   };

@@ -3,7 +3,7 @@
 // 401 before any validation answer.
 import { Hono } from 'hono';
 import { setImmediate } from 'node:timers';
-import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
+import { apiKeyHash, authenticatedRejection, invalidApiKey, presentedKey } from '../../_shared/api-key.ts';
 import { jsonResponse } from '../../_shared/http.ts';
 import { CURSOR_UUID, isDateTime, page, parseListQuery, rules } from '../../_shared/list-query.ts';
 import { type FieldError, pointerTo, Problem } from '../../_shared/problem.ts';
@@ -61,7 +61,7 @@ function statementSent(): Promise<void> {
 /** POST /v3/sessions: checks, then one call that decides and records; 201 with the launch URL. */
 export async function createSession(ctx: ApiContext, request: Request): Promise<Response> {
   const { sql, config, clock, launch } = ctx;
-  const keyHash = apiKeyHash(request.headers);
+  const { hash: keyHash, livemode } = presentedKey(request.headers);
   const { idempotencyKey, fields } = await authenticatedRejection(sql, keyHash, async () => ({
     idempotencyKey: readIdempotencyKey(request.headers),
     fields: parseSessionRequest(await readJsonBody(request, config.maxBodyBytes)),
@@ -71,11 +71,12 @@ export async function createSession(ctx: ApiContext, request: Request): Promise<
   const createdAt = clock();
   const expiresAt = new Date(createdAt.getTime() + config.sessionTtlSeconds * 1000);
   const requested = { id, player_id: fields.player_id, game_id: fields.game_id, currency: fields.currency };
-  const present = () => presentSession({ ...requested, status: 'created', created_at: createdAt, expires_at: expiresAt }, createdAt, launch);
+  const present = () =>
+    presentSession({ ...requested, status: 'created', livemode, created_at: createdAt, expires_at: expiresAt }, createdAt, launch);
   const call = (replay: { fingerprint: string; session: GameSession } | null) =>
     sql<Outcome[]>`
       select * from private.create_game_session(
-        ${keyHash}, ${idempotencyKey}, ${replay?.fingerprint ?? null}, ${id},
+        ${keyHash}, ${livemode}, ${idempotencyKey}, ${replay?.fingerprint ?? null}, ${id},
         ${fields.player_id}, ${fields.provider}, ${fields.game}, ${fields.currency}, ${fields.country},
         ${createdAt}, ${expiresAt},
         ${(replay?.session ?? null) as never}::json)`;
