@@ -1,6 +1,10 @@
-// npm run openapi:types: writes src/sdk/api.types.ts from the OpenAPI description. Commit the result.
+// npm run openapi:types: writes the SDK's and the function's api.types.ts from the OpenAPI
+// description. Commit the result.
 import { writeFile } from 'node:fs/promises';
-import { apiTypesFile, generateApiTypes } from './openapi-artifacts.ts';
+import { apiTypesFiles, generateApiTypes } from './openapi-artifacts.ts';
 
-await writeFile(apiTypesFile, await generateApiTypes());
-console.log(`wrote ${apiTypesFile}`);
+const types = await generateApiTypes();
+for (const file of apiTypesFiles) {
+  await writeFile(file, types);
+  console.log(`wrote ${file}`);
+}

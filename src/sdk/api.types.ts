@@ -325,6 +325,12 @@ export interface components {
         Jwks: {
             keys: components["schemas"]["Jwk"][];
         };
+        /**
+         * Format: date-time
+         * @description An instant in RFC 3339 with its offset (`Z` or `±hh:mm`, at most 14 hours), years 0001 to 9999, at most microseconds.
+         * @example 2026-01-31T00:00:00Z
+         */
+        DateTime: string;
         Game: {
             /** @description `<provider slug>:<game code>`: what POST /v3/sessions takes. */
             game_id: string;
@@ -915,7 +921,7 @@ export interface operations {
                  * @description Only games changed at or after this instant (RFC 3339, with its offset), whatever their status now.
                  * @example 2026-11-01T00:00:00Z
                  */
-                updated_since?: string;
+                updated_since?: components["schemas"]["DateTime"];
             };
             header?: never;
             path?: never;
@@ -1127,12 +1133,12 @@ export interface operations {
                  * @description Only movements at or after this instant (RFC 3339, with its offset).
                  * @example 2026-11-01T00:00:00Z
                  */
-                created_after?: string;
+                created_after?: components["schemas"]["DateTime"];
                 /**
                  * @description Only movements before this instant (RFC 3339, with its offset).
                  * @example 2026-12-01T00:00:00Z
                  */
-                created_before?: string;
+                created_before?: components["schemas"]["DateTime"];
             };
             header?: never;
             path?: never;

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
-  apiTypesFile,
+  apiTypesFiles,
   generateApiTypes,
   generatePostmanCollection,
   postmanFile,
@@ -18,8 +18,8 @@ interface PostmanItem {
 const requests = (items: PostmanItem[]): PostmanItem[] => items.flatMap((i) => (i.item ? requests(i.item) : [i]));
 
 describe('generated from the OpenAPI document', () => {
-  it('src/sdk/api.types.ts is what openapi-typescript generates (run `npm run openapi:types`)', async () => {
-    expect(await readFile(apiTypesFile, 'utf8')).toBe(await generateApiTypes());
+  it.each(apiTypesFiles)('%s is what openapi-typescript generates (run `npm run openapi:types`)', async (file) => {
+    expect(await readFile(file, 'utf8')).toBe(await generateApiTypes());
   });
 
   it('openapi/postman.json is what openapi-to-postmanv2 generates (run `npm run openapi:postman`)', async () => {

@@ -1,6 +1,7 @@
 // The GameSession resource as operators see it (the 201 of POST /v3/sessions, GET /v3/sessions/{id})
 // and its launch URL: the game's start page with a signed, short-lived token.
 import { Problem } from '../_shared/problem.ts';
+import { parameterContract } from './contract.ts';
 import type { SessionTokenSigner } from './session-token.ts';
 
 export interface GameSession {
@@ -87,7 +88,7 @@ export function presentSession(row: GameSessionRow, now: Date, launch: LaunchOpt
   return { ...session, launch_url: launchUrl(launch, session, now, row.expires_at) };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isSessionId = parameterContract('/v3/sessions/{id}', 'get', 'path', 'id');
 
 /** The {id} of /v3/sessions/{id}: a UUID, or 400 before the database sees it. */
 export function parseSessionId(segment: string): string {
@@ -97,6 +98,6 @@ export function parseSessionId(segment: string): string {
   } catch {
     id = segment;
   }
-  if (!UUID.test(id)) throw new Problem('invalid_session_id', 'A session id is a UUID, as returned by POST /v3/sessions.');
+  if (!isSessionId(id)) throw new Problem('invalid_session_id', 'A session id is a UUID, as returned by POST /v3/sessions.');
   return id.toLowerCase();
 }

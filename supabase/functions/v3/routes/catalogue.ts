@@ -5,23 +5,18 @@
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
 import { conditionalResponse, etagOf } from '../../_shared/http.ts';
-import { CURSOR_UUID, page, pageOfAll, parseListQuery, type Rule, rules } from '../../_shared/list-query.ts';
+import { CURSOR_UUID, page, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
 import { Problem } from '../../_shared/problem.ts';
 import type { ApiContext } from '../context.ts';
-import { GAME_ID } from '../session-request.ts';
+import { parameterContract, queryContract } from '../contract.ts';
+import { splitGameId } from '../session-request.ts';
 import { resource } from './resource.ts';
 
-const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const GAME_CODE = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
-const CATEGORIES = ['slots', 'live_casino', 'table_games', 'game_show', 'crash', 'instant', 'scratch', 'bingo', 'jackpot'];
-
-const gameFilters: Record<'provider' | 'category' | 'currency' | 'country' | 'updated_since', Rule> = {
-  provider: (v) => (SLUG.test(v) ? undefined : 'must be a provider slug'),
-  category: rules.oneOf(CATEGORIES),
-  currency: rules.currency,
-  country: rules.country,
-  updated_since: rules.dateTime,
-};
+const gamesQuery = queryContract('/v3/games');
+const isGameId = parameterContract('/v3/games/{game_id}', 'get', 'path', 'game_id');
+const providersQuery = queryContract('/v3/providers');
+const currenciesQuery = queryContract('/v3/currencies');
 
 /** The routes of this resource, relative to /v3. */
 export function catalogueRoutes(ctx: ApiContext): Hono {
@@ -53,7 +48,7 @@ interface GameRow {
 export async function listGames(ctx: ApiContext, request: Request): Promise<Response> {
   const keyHash = apiKeyHash(request.headers);
   const query = await authenticatedRejection(ctx.sql, keyHash, () =>
-    parseListQuery(new URL(request.url), gameFilters, 2, ([provider, code]) => CURSOR_UUID.test(provider) && GAME_CODE.test(code)));
+    parseListQuery(new URL(request.url), gamesQuery, 2, ([provider, code]) => CURSOR_UUID.test(provider) && GAME_CODE.test(code)));
   const { provider, category, currency, country, updated_since } = query.filters;
   const rows = await ctx.sql<GameRow[]>`
     select * from private.list_games(${keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
@@ -68,10 +63,9 @@ export async function listGames(ctx: ApiContext, request: Request): Promise<Resp
 /** GET /v3/games/{game_id}: one active game; anything else is 404. */
 export async function readGame(ctx: ApiContext, request: Request, gameId: string): Promise<Response> {
   const keyHash = apiKeyHash(request.headers);
-  const [, provider, code] = await authenticatedRejection(ctx.sql, keyHash, () => {
-    const parsed = GAME_ID.exec(gameId);
-    if (!parsed) throw new Problem('not_found', 'No game with this game_id: it is `<provider slug>:<game code>`.');
-    return parsed;
+  const [provider, code] = await authenticatedRejection(ctx.sql, keyHash, () => {
+    if (!isGameId(gameId)) throw new Problem('not_found', 'No game with this game_id: it is `<provider slug>:<game code>`.');
+    return splitGameId(gameId);
   });
   const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; game: unknown }[]>`
     select * from private.read_game(${keyHash}, ${provider}, ${code})`;
@@ -86,7 +80,8 @@ export async function readGame(ctx: ApiContext, request: Request, gameId: string
  */
 export async function listReference(ctx: ApiContext, request: Request, list: 'providers' | 'currencies'): Promise<Response> {
   const keyHash = apiKeyHash(request.headers);
-  const query = await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), {}, 1));
+  const query = await authenticatedRejection(ctx.sql, keyHash, () =>
+    parseListQuery(new URL(request.url), list === 'providers' ? providersQuery : currenciesQuery, 1));
   const rows = list === 'providers'
     ? await ctx.sql<{ authorized: boolean; item: Record<string, string> | null }[]>`
         select authorized, provider as item from private.list_providers(${keyHash})`

@@ -5,13 +5,14 @@ import { Hono } from 'hono';
 import { setImmediate } from 'node:timers';
 import { apiKeyHash, authenticatedRejection, invalidApiKey, presentedKey } from '../../_shared/api-key.ts';
 import { jsonResponse } from '../../_shared/http.ts';
-import { CURSOR_UUID, isDateTime, page, parseListQuery, rules } from '../../_shared/list-query.ts';
+import { CURSOR_UUID, page, parseListQuery } from '../../_shared/list-query.ts';
 import { type FieldError, pointerTo, Problem } from '../../_shared/problem.ts';
 import { readJsonBody } from '../../_shared/request-body.ts';
 import type { ApiContext } from '../context.ts';
+import { queryContract, schemaContract } from '../contract.ts';
 import { resource } from './resource.ts';
 import { type GameSession, type GameSessionRow, parseSessionId, presentSession } from '../game-session.ts';
-import { parseSessionRequest, readIdempotencyKey, requestFingerprint, UNPRINTABLE } from '../session-request.ts';
+import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from '../session-request.ts';
 
 interface Outcome {
   outcome: 'created' | 'replayed' | 'unauthorized' | 'in_progress' | 'key_reused' | 'unprocessable';
@@ -122,18 +123,16 @@ export async function createSession(ctx: ApiContext, request: Request): Promise<
   }
 }
 
+// A cursor's position is the database's created_at, in UTC to the microsecond.
 const POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const sessionFilters = {
-  player_id: (v: string) =>
-    [...v].length >= 1 && [...v].length <= 128 && !UNPRINTABLE.test(v) ? undefined : 'must be 1 to 128 characters, none a control character',
-  status: rules.oneOf(['created', 'active', 'closed', 'expired']),
-};
+const isDateTime = schemaContract('DateTime');
+const sessionsQuery = queryContract('/v3/sessions');
 
 /** GET /v3/sessions: the caller's sessions, newest first, filtered by player and status, one page. */
 export async function listSessions(ctx: ApiContext, request: Request): Promise<Response> {
   const keyHash = apiKeyHash(request.headers);
   const query = await authenticatedRejection(ctx.sql, keyHash, () =>
-    parseListQuery(new URL(request.url), sessionFilters, 2, ([at, id]) => POSITION.test(at) && isDateTime(at) && CURSOR_UUID.test(id)));
+    parseListQuery(new URL(request.url), sessionsQuery, 2, ([at, id]) => POSITION.test(at) && isDateTime(at) && CURSOR_UUID.test(id)));
   const now = ctx.clock();
   const rows = await ctx.sql<(GameSessionRow & { authorized: boolean; position: string })[]>`
     select * from private.list_game_sessions(${keyHash}, ${query.filters.player_id ?? null}, ${query.filters.status ?? null},

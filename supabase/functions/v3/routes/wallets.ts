@@ -5,17 +5,13 @@
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
 import { jsonResponse } from '../../_shared/http.ts';
-import { page, pageOfAll, parseListQuery, rules } from '../../_shared/list-query.ts';
+import { page, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
 import type { ApiContext } from '../context.ts';
+import { queryContract } from '../contract.ts';
 import { resource } from './resource.ts';
 
-const TYPES = ['deposit', 'withdraw', 'adjustment', 'bet', 'win', 'fee'];
-const transactionFilters = {
-  currency: rules.currency,
-  type: rules.oneOf(TYPES),
-  created_after: rules.dateTime,
-  created_before: rules.dateTime,
-};
+const walletsQuery = queryContract('/v3/wallets');
+const transactionsQuery = queryContract('/v3/transactions');
 const noStore = { 'cache-control': 'no-store' };
 
 /** The routes of this resource, relative to /v3. */
@@ -28,7 +24,7 @@ export function walletRoutes(ctx: ApiContext): Hono {
 /** GET /v3/wallets: one wallet per currency, the primary first; a client has a handful, read whole. */
 export async function listWallets(ctx: ApiContext, request: Request): Promise<Response> {
   const keyHash = apiKeyHash(request.headers);
-  const query = await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), {}, 1));
+  const query = await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), walletsQuery, 1));
   const rows = await ctx.sql<{ authorized: boolean; wallet: Record<string, unknown> | null }[]>`
     select * from private.list_wallets(${keyHash})`;
   if (!rows[0]?.authorized) throw invalidApiKey();
@@ -40,7 +36,7 @@ export async function listWallets(ctx: ApiContext, request: Request): Promise<Re
 export async function listTransactions(ctx: ApiContext, request: Request): Promise<Response> {
   const keyHash = apiKeyHash(request.headers);
   const query = await authenticatedRejection(ctx.sql, keyHash, () =>
-    parseListQuery(new URL(request.url), transactionFilters, 1, ([seq]) => /^[1-9][0-9]{0,17}$/.test(seq)));
+    parseListQuery(new URL(request.url), transactionsQuery, 1, ([seq]) => /^[1-9][0-9]{0,17}$/.test(seq)));
   const { currency, type, created_after, created_before } = query.filters;
   const rows = await ctx.sql<{ authorized: boolean; seq: string | null; transaction: unknown }[]>`
     select * from private.list_transactions(${keyHash}, ${currency ?? null}, ${type ?? null}, ${created_after ?? null},

@@ -1,0 +1,1256 @@
+// Generated from supabase/functions/v3/openapi.json by openapi-typescript (`npm run openapi:types`).
+// Do not edit: change the OpenAPI document and regenerate.
+export interface paths {
+    "/v3/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's game sessions
+         * @description Newest first, a page at a time. Each session is shown as `GET /v3/sessions/{id}` shows it: a freshly signed `launch_url` while it can be launched, `expired` after its launch window.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        /**
+         * Create a game session
+         * @description Creates a session for one of the operator's players and returns it with a launch URL valid until `expires_at`. A retry with the same `Idempotency-Key` and body replays the first `201` byte for byte (`Idempotent-Replayed: true`). A rejected request writes nothing. The body is limited to 16 KiB.
+         */
+        post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a game session
+         * @description One of the calling client's sessions. While it can still be launched, `launch_url` carries a freshly signed launch token (same `exp`); once its launch window has closed, `status` is `expired` and `launch_url` is absent. Another client's session answers `404`, exactly like one that does not exist.
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the catalogue
+         * @description Active games of active providers, in a stable order (by provider, in the order of its internal id, then by game code), a page at a time. Filters narrow the list. `updated_since` syncs only what changed since then, games that stopped being active included (with their `status`), so a copy of the catalogue can drop them.
+         */
+        get: operations["listGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/games/{game_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a game
+         * @description One active game of an active provider; any other `game_id` is `404`.
+         */
+        get: operations["getGame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the providers
+         * @description The active providers, in their order, with their counts of active games.
+         */
+        get: operations["listProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the currencies
+         * @description The active currencies, in their order.
+         */
+        get: operations["listCurrencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/wallets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's wallets
+         * @description Its balance in each currency it holds (spec 2.4), the primary first: the float that funds its players' play in transfer mode.
+         */
+        get: operations["listWallets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's ledger
+         * @description Its money movements (spec 2.6), newest first in the order they were recorded, a page at a time.
+         */
+        get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Launch-token public keys
+         * @description The JSON Web Key Set game providers verify launch tokens (JWTs, `aud` = provider slug) with. Each key names its algorithm: `EdDSA` (an OKP Ed25519 key, the default) or `ES256` (an EC P-256 key, for deployments whose providers' JWT libraries lack EdDSA). Public; cache it as `Cache-Control` says.
+         */
+        get: operations["getJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This API description
+         * @description This OpenAPI 3.1 document, as the function serves it. The Postman collection generated from it is kept in the repository (`openapi/postman.json`).
+         */
+        get: operations["getOpenApiDescription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description `player_id`, `game_id` and `currency` are required, `country` optional; unknown fields are refused (`unknown_field`). */
+        SessionRequest: {
+            /**
+             * @description The operator's identifier of the player: 1 to 128 characters, not only spaces, no control characters.
+             * @example player-1
+             */
+            player_id: string;
+            /**
+             * @description `<provider slug>:<game code>` of an active game of an active provider in the catalogue: the slug (lower-case letters, digits and `-`, at most 64), then the code (`[A-Za-z0-9._~-]`, at most 128).
+             * @example pragmatic-play:vs20olympgate
+             */
+            game_id: string;
+            /**
+             * @description An active ISO 4217 currency code, in capitals, that the game plays in.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description The player's country, ISO 3166-1 alpha-2 in capitals: a game restricted there is refused (`country_restricted`).
+             * @example MT
+             */
+            country?: string;
+        };
+        GameSession: {
+            /** Format: uuid */
+            id: string;
+            player_id: string;
+            /** @description `<provider slug>:<game>`. */
+            game_id: string;
+            currency: string;
+            /**
+             * @description `created` when returned by `POST /v3/sessions`; `expired` when it was never launched and its launch window has closed.
+             * @enum {string}
+             */
+            status: "created" | "active" | "closed" | "expired";
+            /** @description `true` when made with a live key (`cgs_live_`), `false` with a test key (`cgs_test_`): each mode's sessions are seen only by keys of that mode. */
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description End of the launch window (15 minutes by default); also the launch token's `exp`.
+             */
+            expires_at: string;
+            /**
+             * Format: uri
+             * @description Where the player starts the game; its `token` query parameter is a JWT (`iss`, `aud` = provider slug, `sub` = player, `jti` = session id, `game_id`, `currency`, `iat`, `exp`) signed with the key the JWKS publishes: EdDSA by default, or ES256. Always present in a `201`; in `GET /v3/sessions/{id}` only while the session can still be launched (status `created`, before `expires_at`).
+             */
+            launch_url?: string;
+        };
+        /**
+         * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
+         * @enum {string}
+         */
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable";
+        /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
+        FieldError: {
+            /**
+             * @description JSON Pointer (RFC 6901, URI fragment form) to the member; `#` for the whole body.
+             * @example #/currency
+             */
+            pointer?: string;
+            /**
+             * @description The query parameter.
+             * @example limit
+             */
+            parameter?: string;
+            /** @enum {string} */
+            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted" | "repeated" | "unknown_parameter" | "invalid_cursor";
+            detail: string;
+        } & (unknown | unknown);
+        /** @description RFC 9457 problem details. Internal errors are logged, never returned: `detail` never carries database text. */
+        Problem: {
+            /** Format: uri */
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            code: components["schemas"]["ProblemCode"];
+            /** @description Whether sending the same request again may succeed: true for `idempotency_key_in_use` (409) and `service_unavailable` (503), false otherwise. */
+            retryable: boolean;
+            /** @description Every failing field (400 `validation_failed` and `invalid_parameters`, 422 `reference_unavailable`). */
+            errors?: components["schemas"]["FieldError"][];
+        };
+        /** @description A launch-token public key; `kid` is the key's RFC 7638 thumbprint unless the operator of the service named it. */
+        Jwk: components["schemas"]["Ed25519Jwk"] | components["schemas"]["P256Jwk"];
+        /** @description An Ed25519 public key (RFC 8037), for EdDSA launch tokens. */
+        Ed25519Jwk: {
+            /** @constant */
+            kty: "OKP";
+            /** @constant */
+            crv: "Ed25519";
+            x: string;
+            kid: string;
+            /** @constant */
+            alg: "EdDSA";
+            /** @constant */
+            use: "sig";
+        };
+        /** @description A P-256 public key, for ES256 launch tokens. */
+        P256Jwk: {
+            /** @constant */
+            kty: "EC";
+            /** @constant */
+            crv: "P-256";
+            x: string;
+            y: string;
+            kid: string;
+            /** @constant */
+            alg: "ES256";
+            /** @constant */
+            use: "sig";
+        };
+        Jwks: {
+            keys: components["schemas"]["Jwk"][];
+        };
+        /**
+         * Format: date-time
+         * @description An instant in RFC 3339 with its offset (`Z` or `±hh:mm`, at most 14 hours), years 0001 to 9999, at most microseconds.
+         * @example 2026-01-31T00:00:00Z
+         */
+        DateTime: string;
+        Game: {
+            /** @description `<provider slug>:<game code>`: what POST /v3/sessions takes. */
+            game_id: string;
+            /** @description The provider slug. */
+            provider: string;
+            code: string;
+            name: string;
+            /** @enum {string} */
+            category: "slots" | "live_casino" | "table_games" | "game_show" | "crash" | "instant" | "scratch" | "bingo" | "jackpot";
+            /**
+             * @description Whether it can be launched now: the game's own status, or its provider's when that makes it unavailable. Lists show active games only, but for a sync (`updated_since`), which shows every change.
+             * @enum {string}
+             */
+            status: "active" | "maintenance" | "inactive";
+            /**
+             * @description Return to player, percent, as a decimal string.
+             * @example 96.50
+             */
+            rtp: string | null;
+            /** @enum {string|null} */
+            volatility: "low" | "medium" | "high" | "very_high" | null;
+            features: ("free_spins" | "bonus_buy" | "jackpot" | "megaways" | "cluster_pays" | "multipliers" | "respins" | "autoplay" | "turbo_spin" | "free_bets")[];
+            platforms: ("desktop" | "mobile")[];
+            /** Format: uri */
+            thumbnail_url: string | null;
+            /** Format: date */
+            released_on: string | null;
+            /** @description Currencies the game plays in; empty: every active currency. */
+            currencies: string[];
+            /** @description ISO 3166-1 alpha-2 countries where it may not be offered. */
+            restricted_countries: string[];
+            /** @description Whether it has a play-for-fun mode. */
+            demo: boolean;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Provider: {
+            slug: string;
+            name: string;
+            category: string | null;
+            /** Format: uri */
+            logo_url: string | null;
+            /** @description Its active games. */
+            games_count: number;
+        };
+        Currency: {
+            code: string;
+            name: string;
+            symbol: string;
+        };
+        GameList: {
+            data: components["schemas"]["Game"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        ProviderList: {
+            data: components["schemas"]["Provider"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        CurrencyList: {
+            data: components["schemas"]["Currency"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        Wallet: {
+            currency: string;
+            /**
+             * @description A decimal string with four places, exactly as stored (numeric(20,4)); never a JSON number.
+             * @example 12345678901.2345
+             */
+            balance: string;
+            is_primary: boolean;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Transaction: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "deposit" | "withdraw" | "adjustment" | "bet" | "win" | "fee";
+            currency: string;
+            /**
+             * @description The signed effect on the balance: deposit and win positive; withdraw, bet and fee negative; adjustment either.
+             * @example -2.5000
+             */
+            amount: string;
+            balance_after: string | null;
+            /** @description The id the movement was recorded under, applied once. */
+            reference: string | null;
+            note: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WalletList: {
+            data: components["schemas"]["Wallet"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        TransactionList: {
+            data: components["schemas"]["Transaction"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        SessionList: {
+            data: components["schemas"]["GameSession"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+    };
+    responses: {
+        /** @description Created, or replayed for a retry with the same `Idempotency-Key` and body. */
+        SessionCreated: {
+            headers: {
+                /**
+                 * @description The session's path (`/functions/v1/v3/sessions/{id}` through the Supabase gateway).
+                 * @example /functions/v1/v3/sessions/0b6b7a8e-3c1f-4d2a-9e57-5f7c1d2a4b90
+                 */
+                Location: string;
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                /**
+                 * @description Present, `true`, when this is the replay of an earlier response for the same `Idempotency-Key`.
+                 * @example true
+                 */
+                "Idempotent-Replayed"?: "true";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": WithRequired<components["schemas"]["GameSession"], "launch_url">;
+            };
+        };
+        /** @description The body is not JSON (`malformed_json`), has invalid fields (`validation_failed`, all listed in `errors`), or the `Idempotency-Key` is not 1 to 255 visible ASCII characters (`invalid_idempotency_key`). */
+        BadRequest: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 400;
+                    /** @enum {unknown} */
+                    code?: "malformed_json" | "validation_failed" | "invalid_idempotency_key";
+                };
+            };
+        };
+        /** @description The id is not a UUID (`invalid_session_id`). Without a valid API key the answer is `401` instead. */
+        InvalidSessionId: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 400;
+                    /** @constant */
+                    code?: "invalid_session_id";
+                };
+            };
+        };
+        /** @description No API key (`missing_api_key`), or one that is unknown, revoked or suspended (`invalid_api_key`; all three look the same). The key is checked before anything else is reported: without a valid key, no 400, 413 or 415 reveals the request rules. */
+        Unauthorized: {
+            headers: {
+                /**
+                 * @description The Bearer challenge.
+                 * @example Bearer realm="cgs", error="invalid_token"
+                 */
+                "WWW-Authenticate": string;
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 401;
+                    /** @enum {unknown} */
+                    code?: "missing_api_key" | "invalid_api_key";
+                };
+            };
+        };
+        /** @description Nothing of the caller's at this path: an unknown id, another client's session (which looks the same as none), or a game that is not active. */
+        NotFound: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @constant */
+                    code?: "not_found";
+                };
+            };
+        };
+        /** @description The path exists, but not with this method: `Allow` names those that do. */
+        MethodNotAllowed: {
+            headers: {
+                /**
+                 * @description The methods this path accepts.
+                 * @example POST
+                 */
+                Allow: string;
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 405;
+                    /** @constant */
+                    code?: "method_not_allowed";
+                };
+            };
+        };
+        /** @description A request with this `Idempotency-Key` is still running. Retry after `Retry-After` seconds with the same key and body. */
+        IdempotencyKeyInUse: {
+            headers: {
+                /**
+                 * @description Seconds to wait before retrying.
+                 * @example 1
+                 */
+                "Retry-After": number;
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 409;
+                    /** @constant */
+                    code?: "idempotency_key_in_use";
+                };
+            };
+        };
+        /** @description The body is over 16 KiB (counted while reading, whatever `Content-Length` says). */
+        PayloadTooLarge: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 413;
+                    /** @constant */
+                    code?: "payload_too_large";
+                };
+            };
+        };
+        /** @description The body is not `application/json` (UTF-8). */
+        UnsupportedMediaType: {
+            headers: {
+                /**
+                 * @description The media type to send.
+                 * @example application/json
+                 */
+                "Accept-Post": "application/json";
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 415;
+                    /** @constant */
+                    code?: "unsupported_media_type";
+                };
+            };
+        };
+        /** @description The `Idempotency-Key` was used with another body (`idempotency_key_reused`), or the provider or currency is unknown or unavailable (`reference_unavailable`, each listed in `errors`). */
+        Unprocessable: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 422;
+                    /** @enum {unknown} */
+                    code?: "idempotency_key_reused" | "reference_unavailable";
+                };
+            };
+        };
+        /** @description Something failed on the service's side; it was logged, and no internal detail is returned. */
+        InternalError: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 500;
+                    /** @constant */
+                    code?: "internal_error";
+                };
+            };
+        };
+        /** @description The database could not be reached or was too slow. Nothing was written, unless the connection was lost just after a commit: retrying with the same Idempotency-Key is safe either way. */
+        ServiceUnavailable: {
+            headers: {
+                /**
+                 * @description Seconds to wait before retrying.
+                 * @example 5
+                 */
+                "Retry-After": number;
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 503;
+                    /** @constant */
+                    code?: "service_unavailable";
+                };
+            };
+        };
+        /** @description Nothing changed since the ETag sent in If-None-Match; no body. */
+        NotModified: {
+            headers: {
+                /** @description A hash of the body: send it back as If-None-Match to get 304 while nothing changed. */
+                ETag: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description A query parameter is unknown, repeated or invalid (`invalid_parameters`, each listed in `errors`). */
+        InvalidParameters: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 400;
+                    /** @enum {unknown} */
+                    code?: "invalid_parameters";
+                };
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description Makes retries safe (Stripe's semantics, per client, kept 24 hours): the same key with the same body replays the first `201`; with another body it is `422 idempotency_key_reused`; while the first request is still running, `409 idempotency_key_in_use`. Only successes are remembered.
+         * @example order-123
+         */
+        IdempotencyKey: string;
+        /**
+         * @description The session's id, as `POST /v3/sessions` returned it.
+         * @example 0b6b7a8e-3c1f-4d2a-9e57-5f7c1d2a4b90
+         */
+        SessionId: string;
+        /**
+         * @description Page size, 1 to 100.
+         * @example 50
+         */
+        Limit: number;
+        /**
+         * @description The previous page's `next_cursor`, as it came: opaque.
+         * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+         */
+        Cursor: string;
+        /** @description `<provider slug>:<game code>`. */
+        GameId: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listSessions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only this player.
+                 * @example player-1
+                 */
+                player_id?: string;
+                /**
+                 * @description Only sessions in this status (`expired`: created, and past its launch window).
+                 * @example created
+                 */
+                status?: "created" | "active" | "closed" | "expired";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retries safe (Stripe's semantics, per client, kept 24 hours): the same key with the same body replays the first `201`; with another body it is `422 idempotency_key_reused`; while the first request is still running, `409 idempotency_key_in_use`. Only successes are remembered.
+                 * @example order-123
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionRequest"];
+            };
+        };
+        responses: {
+            201: components["responses"]["SessionCreated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The session's id, as `POST /v3/sessions` returned it.
+                 * @example 0b6b7a8e-3c1f-4d2a-9e57-5f7c1d2a4b90
+                 */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameSession"];
+                };
+            };
+            400: components["responses"]["InvalidSessionId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listGames: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only this provider (slug).
+                 * @example pragmatic-play
+                 */
+                provider?: string;
+                /**
+                 * @description Only this category.
+                 * @example slots
+                 */
+                category?: "slots" | "live_casino" | "table_games" | "game_show" | "crash" | "instant" | "scratch" | "bingo" | "jackpot";
+                /**
+                 * @description Only games that play in this currency.
+                 * @example EUR
+                 */
+                currency?: string;
+                /**
+                 * @description Only games that may be offered in this country (ISO 3166-1 alpha-2).
+                 * @example MT
+                 */
+                country?: string;
+                /**
+                 * @description Only games changed at or after this instant (RFC 3339, with its offset), whatever their status now.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                updated_since?: components["schemas"]["DateTime"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Revalidate with If-None-Match. */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A hash of the body: send it back as If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `<provider slug>:<game code>`. */
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game. */
+            200: {
+                headers: {
+                    /** @description Revalidate with If-None-Match. */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A hash of the body: send it back as If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProviders: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Revalidate with If-None-Match. */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A hash of the body: send it back as If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCurrencies: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Revalidate with If-None-Match. */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A hash of the body: send it back as If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWallets: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletList"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only this currency.
+                 * @example EUR
+                 */
+                currency?: string;
+                /**
+                 * @description Only this type.
+                 * @example bet
+                 */
+                type?: "deposit" | "withdraw" | "adjustment" | "bet" | "win" | "fee";
+                /**
+                 * @description Only movements at or after this instant (RFC 3339, with its offset).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["schemas"]["DateTime"];
+                /**
+                 * @description Only movements before this instant (RFC 3339, with its offset).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["schemas"]["DateTime"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public keys. */
+            200: {
+                headers: {
+                    /**
+                     * @description How long the key set may be cached.
+                     * @example public, max-age=300
+                     */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Jwks"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    getOpenApiDescription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of a copy you hold: `304` when it is still current.
+                 * @example "3f1c0a9e5b7d2c4e6f8a0b1c2d3e4f50"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    /**
+                     * @description How long the document may be cached.
+                     * @example public, max-age=300
+                     */
+                    "Cache-Control": string;
+                    /**
+                     * @description Identifies this version of the document (send it back as `If-None-Match`).
+                     * @example "3f1c0a9e5b7d2c4e6f8a0b1c2d3e4f50"
+                     */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        openapi: string;
+                        info: {
+                            [key: string]: unknown;
+                        };
+                        paths: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The copy named by `If-None-Match` is current; no body. */
+            304: {
+                headers: {
+                    /**
+                     * @description The document's current ETag.
+                     * @example "3f1c0a9e5b7d2c4e6f8a0b1c2d3e4f50"
+                     */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+}
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};
