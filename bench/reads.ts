@@ -102,7 +102,7 @@ async function loadCatalogue(sql: Sql): Promise<void> {
            case when n % 3 = 0 then array['EUR', 'USD'] else '{}' end, case when n % 7 = 0 then array['MT'] else '{}' end
     from generate_series(1, ${GAMES}) n
     join public.game_provider gp on gp.sort_order = n % 12 + 1`;
-  await sql`analyze public.game`;
+  await sql`analyze public.game, private.game_listing`;
 }
 
 /** The benchmark client's wallet and ledger, recorded in bulk (the ledger function's rules are tested elsewhere). */

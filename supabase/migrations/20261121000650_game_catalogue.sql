@@ -53,7 +53,7 @@ comment on table public.game is
 comment on column public.game.currencies is 'Currencies the game plays in; empty means every active currency.';
 comment on column public.game.restricted_countries is 'ISO 3166-1 alpha-2 countries where the game may not be offered.';
 comment on column public.game.demo is 'Whether the game has a play-for-fun mode.';
--- The operator's list: active games in a stable order, and the `updated_since` sync.
+-- Under the read policy for everyone (status = 'active').
 create index game_active_provider_code_idx on public.game (provider_id, code) where status = 'active';
 create index game_updated_at_idx on public.game (updated_at);
 
@@ -227,11 +227,11 @@ create trigger game_provider_count_games
   before insert or update on public.game_provider
   for each row execute function private.count_provider_games();
 
--- A provider's status is part of each of its games as operators see them: a change stamps them all,
--- so a sync by updated_since hears of it.
+-- A provider's status and slug are part of each of its games as operators see them: a change stamps
+-- them all, so their listings are written again and a sync by updated_since hears of it.
 create trigger game_provider_status_stamps_games
-  after update of status on public.game_provider
-  for each row when (old.status is distinct from new.status)
+  after update of status, slug on public.game_provider
+  for each row when ((old.status, old.slug) is distinct from (new.status, new.slug))
   execute function private.stamp_provider_games();
 
 create trigger game_recount_after_insert
@@ -283,7 +283,8 @@ update public.game_provider set games_count = games_count;
 -- ============================================================================================
 -- A game as the operator API shows it: game_id, its status as launchable (its own, unless its
 -- provider's makes it unavailable), RTP as a decimal string, the rest as stored. A view, so the reads
--- below inline it and build each game's JSON in the query, once per row they return.
+-- below inline it and build each game's JSON in the query, once per row they return. The JSON leaves
+-- as text: the endpoint puts it into its response as it is, rather than parsing and writing it again.
 create view private.catalogue_entry as
   select g.provider_id, g.code, g.status, g.category, g.currencies, g.restricted_countries, g.updated_at,
          gp.slug as provider_slug, gp.status as provider_status,
@@ -303,16 +304,84 @@ create view private.catalogue_entry as
            'currencies', to_json(g.currencies),
            'restricted_countries', to_json(g.restricted_countries),
            'demo', g.demo,
-           'updated_at', g.updated_at) as game
+           'updated_at', g.updated_at)::text as game
   from public.game g
   join public.game_provider gp on gp.id = g.provider_id;
 comment on view private.catalogue_entry is 'Each game with its provider, and its JSON as the operator API shows it.';
 revoke all on private.catalogue_entry from public, anon, authenticated, service_role;
 
+-- What the operator reads are served from: each game's catalogue_entry, its JSON written once when
+-- the game or its provider changes rather than on every read (operators read the catalogue far more
+-- often than it changes). Kept by the triggers below; nobody reaches it through the API.
+create table private.game_listing (
+  provider_id uuid not null,
+  code text not null,
+  -- The game and its provider are active: what the list shows, and what can be launched.
+  listed boolean not null,
+  category text not null,
+  currencies text[] not null,
+  restricted_countries text[] not null,
+  updated_at timestamptz not null,
+  provider_slug text not null,
+  game text not null,
+  primary key (provider_id, code)
+);
+comment on table private.game_listing is
+  'private.catalogue_entry stored: the operator API''s catalogue reads, kept by triggers on game and game_provider.';
+alter table private.game_listing enable row level security;
+-- The list, in its stable order; the same order within a category, the filter operators use most (a
+-- provider's games often share one, as a live casino studio's do, so walking the first for it could
+-- cross whole providers); and the `updated_since` sync.
+create index game_listing_listed_idx on private.game_listing (provider_id, code) where listed;
+create index game_listing_listed_category_idx on private.game_listing (category, provider_id, code) where listed;
+create index game_listing_updated_at_idx on private.game_listing (updated_at);
+create unique index game_listing_provider_slug_code_idx on private.game_listing (provider_slug, code);
+
+-- After a statement on game, its games' listings are written again from catalogue_entry (once per
+-- statement, so an import of thousands of games is one insert here). A provider's status change
+-- reaches its games' listings through the stamp it puts on them.
+create function private.refresh_game_listing() returns trigger
+language plpgsql
+-- security definer: staff write games, and the listing whatever their rights.
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op in ('UPDATE', 'DELETE') then
+    delete from private.game_listing l using old_rows o where l.provider_id = o.provider_id and l.code = o.code;
+  end if;
+  if tg_op in ('INSERT', 'UPDATE') then
+    insert into private.game_listing
+      (provider_id, code, listed, category, currencies, restricted_countries, updated_at, provider_slug, game)
+    select e.provider_id, e.code, e.status = 'active' and e.provider_status = 'active', e.category, e.currencies,
+           e.restricted_countries, e.updated_at, e.provider_slug, e.game
+    from private.catalogue_entry e
+    join new_rows n on n.provider_id = e.provider_id and n.code = e.code;
+  end if;
+  return null;
+end;
+$$;
+revoke execute on function private.refresh_game_listing() from public, anon, authenticated;
+
+create trigger game_listing_after_insert
+  after insert on public.game
+  referencing new table as new_rows
+  for each statement execute function private.refresh_game_listing();
+
+create trigger game_listing_after_update
+  after update on public.game
+  referencing new table as new_rows old table as old_rows
+  for each statement execute function private.refresh_game_listing();
+
+create trigger game_listing_after_delete
+  after delete on public.game
+  referencing old table as old_rows
+  for each statement execute function private.refresh_game_listing();
+
 -- Each is one call: the key check and the read. `authorized` is false (and nothing else is set)
 -- for a key that does not authenticate; an authorized call with nothing to list returns no row.
--- Games are listed in a stable order, by provider then code, which the index of active games
--- serves: a page reads only its own rows, however large the catalogue, and is paged by keyset (the
+-- Games are listed from private.game_listing in a stable order, by provider then code, which its
+-- indexes serve: a page reads only its own rows, however large the catalogue, and is paged by keyset (the
 -- caller passes the last position of the previous page), so a page costs the same however deep it
 -- is. The endpoint asks for one row more than the page, to know if more follow.
 -- Security invoker: the endpoint calls them as the database owner.
@@ -326,7 +395,7 @@ create function private.list_games(
   after_provider uuid,
   after_code text,
   page_size int
-) returns table (authorized boolean, provider_id uuid, code text, game json)
+) returns table (authorized boolean, provider_id uuid, code text, game text)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -337,11 +406,13 @@ begin
   left join private.authenticate_api_key(list_games.key_hash) a on true
   left join lateral (
     select g.provider_id, g.code, g.game
-    from private.catalogue_entry g
+    from private.game_listing g
     where a.key_id is not null
       -- A sync (updated_since) also hears of games that stopped being active, to take them away.
-      and ((g.status = 'active' and g.provider_status = 'active') or list_games.updated_since is not null)
-      and (list_games.provider is null or g.provider_slug = list_games.provider)
+      and (g.listed or list_games.updated_since is not null)
+      -- By id, so the list's own order (provider_id, code) serves a provider's page too.
+      and (list_games.provider is null
+           or g.provider_id = (select gp.id from public.game_provider gp where gp.slug = list_games.provider))
       and (list_games.category is null or g.category = list_games.category)
       and (list_games.currency is null or cardinality(g.currencies) = 0 or list_games.currency = any (g.currencies))
       and (list_games.country is null or not (list_games.country = any (g.restricted_countries)))
@@ -357,7 +428,7 @@ revoke execute on function private.list_games from public, anon, authenticated, 
 -- One game by game_id: found, not_found (unknown, or not active: the catalogue lists active games
 -- of active providers only) or unauthorized.
 create function private.read_game(key_hash text, provider text, code text)
-returns table (outcome text, game json)
+returns table (outcome text, game text)
 language sql stable
 set search_path = ''
 as $$
@@ -366,9 +437,8 @@ as $$
   left join private.authenticate_api_key(read_game.key_hash) a on true
   left join lateral (
     select g.game
-    from private.catalogue_entry g
-    where a.key_id is not null and g.provider_slug = read_game.provider and g.code = read_game.code
-      and g.status = 'active' and g.provider_status = 'active'
+    from private.game_listing g
+    where a.key_id is not null and g.provider_slug = read_game.provider and g.code = read_game.code and g.listed
   ) g on true;
 $$;
 revoke execute on function private.read_game from public, anon, authenticated, service_role;

@@ -36,6 +36,7 @@ end;
 $$;
 revoke execute on function private.list_wallets from public, anon, authenticated, service_role;
 
+-- Each movement's JSON leaves as text, which the endpoint puts into its response as it is.
 -- The ledger is paged by ledger_seq, the order movements were recorded in (created_at is each
 -- transaction's start, not its commit): the caller passes the last position of the previous page.
 create function private.list_transactions(
@@ -46,7 +47,7 @@ create function private.list_transactions(
   created_before timestamptz,
   before_seq bigint,
   page_size int
-) returns table (authorized boolean, seq bigint, transaction json)
+) returns table (authorized boolean, seq bigint, transaction text)
 language plpgsql stable
 set search_path = ''
 as $$
@@ -59,7 +60,7 @@ begin
     select t.ledger_seq,
            json_build_object('id', t.id, 'type', t.type, 'currency', t.currency_code, 'amount', t.amount::text,
                               'balance_after', t.balance_after::text, 'reference', t.reference, 'note', t.note,
-                              'created_at', t.created_at) as transaction
+                              'created_at', t.created_at)::text as transaction
     from public.transaction t
     where a.livemode and t.client_id = a.client_id
       and (list_transactions.currency is null or t.currency_code = list_transactions.currency)

@@ -4,10 +4,12 @@ import { Problem } from './problem.ts';
 import { sha256Hex } from './sha256.ts';
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
+  return jsonTextResponse(status, JSON.stringify(body), headers);
+}
+
+/** A body already written as JSON (by the database, for the lists it builds). */
+export function jsonTextResponse(status: number, json: string, headers: Record<string, string> = {}): Response {
+  return new Response(json, { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
 /** A strong validator for a body: a hash of its bytes. */

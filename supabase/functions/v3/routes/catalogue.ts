@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
 import { conditionalResponse, etagOf } from '../../_shared/http.ts';
-import { CURSOR_UUID, page, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
+import { CURSOR_UUID, pageJson, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
 import { Problem } from '../../_shared/problem.ts';
 import type { ApiContext } from '../context.ts';
 import { parameterContract, queryContract } from '../contract.ts';
@@ -31,8 +31,7 @@ export function catalogueRoutes(ctx: ApiContext): Hono {
  * A catalogue read answered with an ETag (a hash of the body) and 304 to a matching If-None-Match:
  * operators sync the catalogue often, and most syncs find nothing new. Private, since it needs a key.
  */
-function cacheable(request: Request, body: unknown): Response {
-  const text = JSON.stringify(body);
+function cacheable(request: Request, text: string): Response {
   return conditionalResponse(request, text, { 'content-type': 'application/json', 'cache-control': 'private, no-cache', etag: etagOf(text) });
 }
 
@@ -40,7 +39,8 @@ interface GameRow {
   authorized: boolean;
   provider_id: string | null;
   code: string;
-  game: unknown;
+  /** The game's JSON, as the database wrote it. */
+  game: string;
 }
 
 
@@ -56,8 +56,7 @@ export async function listGames(ctx: ApiContext, request: Request): Promise<Resp
       ${query.limit + 1})`;
   if (!rows[0]?.authorized) throw invalidApiKey();
   const found = rows.filter((row) => row.provider_id !== null);
-  const body = page(found, query.limit, (row) => [row.provider_id!, row.code]);
-  return cacheable(request, { ...body, data: body.data.map((row) => row.game) });
+  return cacheable(request, pageJson(found, query.limit, (row) => [row.provider_id!, row.code], (row) => row.game));
 }
 
 /** GET /v3/games/{game_id}: one active game; anything else is 404. */
@@ -67,7 +66,7 @@ export async function readGame(ctx: ApiContext, request: Request, gameId: string
     if (!isGameId(gameId)) throw new Problem('not_found', 'No game with this game_id: it is `<provider slug>:<game code>`.');
     return splitGameId(gameId);
   });
-  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; game: unknown }[]>`
+  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; game: string }[]>`
     select * from private.read_game(${keyHash}, ${provider}, ${code})`;
   if (row.outcome === 'unauthorized') throw invalidApiKey();
   if (row.outcome === 'not_found') throw new Problem('not_found', 'No active game with this game_id in the catalogue.');
@@ -89,5 +88,5 @@ export async function listReference(ctx: ApiContext, request: Request, list: 'pr
         select authorized, currency as item from private.list_currencies(${keyHash})`;
   if (!rows[0]?.authorized) throw invalidApiKey();
   const items = rows.flatMap((row) => (row.item ? [row.item] : []));
-  return cacheable(request, pageOfAll(items, query, list === 'providers' ? 'slug' : 'code'));
+  return cacheable(request, JSON.stringify(pageOfAll(items, query, list === 'providers' ? 'slug' : 'code')));
 }

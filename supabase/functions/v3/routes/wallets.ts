@@ -4,8 +4,8 @@
 // call that checks the key too; a caller without a working key gets 401 before any 400.
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import { jsonResponse } from '../../_shared/http.ts';
-import { page, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
+import { jsonResponse, jsonTextResponse } from '../../_shared/http.ts';
+import { pageJson, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
 import type { ApiContext } from '../context.ts';
 import { queryContract } from '../contract.ts';
 import { resource } from './resource.ts';
@@ -38,11 +38,10 @@ export async function listTransactions(ctx: ApiContext, request: Request): Promi
   const query = await authenticatedRejection(ctx.sql, keyHash, () =>
     parseListQuery(new URL(request.url), transactionsQuery, 1, ([seq]) => /^[1-9][0-9]{0,17}$/.test(seq)));
   const { currency, type, created_after, created_before } = query.filters;
-  const rows = await ctx.sql<{ authorized: boolean; seq: string | null; transaction: unknown }[]>`
+  const rows = await ctx.sql<{ authorized: boolean; seq: string | null; transaction: string }[]>`
     select * from private.list_transactions(${keyHash}, ${currency ?? null}, ${type ?? null}, ${created_after ?? null},
       ${created_before ?? null}, ${query.after?.[0] ?? null}, ${query.limit + 1})`;
   if (!rows[0]?.authorized) throw invalidApiKey();
   const found = rows.flatMap((row) => (row.seq ? [row] : []));
-  const body = page(found, query.limit, (row) => [String(row.seq)]);
-  return jsonResponse(200, { ...body, data: body.data.map((row) => row.transaction) }, noStore);
+  return jsonTextResponse(200, pageJson(found, query.limit, (row) => [String(row.seq)], (row) => row.transaction), noStore);
 }
