@@ -1,15 +1,31 @@
-// The operator's client for API v3: sessions.create and sessions.get over fetch, errors as
-// ApiError, retries only where they cannot create a second session.
+// The operator's client for API v3 over fetch: sessions, the catalogue, wallets and transactions.
+// Errors are ApiError; retries only where they cannot create a second session. Every list returns
+// one page (`list`) or walks all of them by cursor (`iterate`).
 import { ApiError } from './api-error.ts';
 import { RETRYABLE_STATUSES, retryDelayMs, type RetryOptions, retryPolicy, sleep } from './retry.ts';
-import type { CreatedSession, GameSession, SessionInput, SessionRequest } from './types.ts';
+import type {
+  CreatedSession,
+  Currency,
+  Game,
+  GameListQuery,
+  GameSession,
+  Page,
+  PageQuery,
+  Provider,
+  SessionInput,
+  SessionListQuery,
+  SessionRequest,
+  Transaction,
+  TransactionListQuery,
+  Wallet,
+} from './types.ts';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 export interface OperatorClientOptions {
   /** The API's server URL: `{SUPABASE_URL}/functions/v1`, or `http://127.0.0.1:54321/functions/v1` locally. */
   baseUrl: string;
-  /** Your API key (`cgs_live_...`). */
+  /** Your API key (`cgs_live_...`, or `cgs_test_...` for test mode). */
   apiKey: string;
   /** A fetch implementation; the global one by default. */
   fetch?: typeof fetch;
@@ -36,11 +52,36 @@ export interface CreateSessionOptions extends RequestOptions {
   idempotencyKey?: string;
 }
 
+/** A list: one page by `list`, or every item, page after page, by `iterate`. */
+export interface ListMethods<T, Q> {
+  list(query?: Q, options?: RequestOptions): Promise<Page<T>>;
+  /** Every item from `query.cursor` (or the start) on, fetching each page when the last is used up. */
+  iterate(query?: Q, options?: RequestOptions): AsyncGenerator<T, void, undefined>;
+}
+
 export interface OperatorClient {
-  sessions: {
+  sessions: ListMethods<GameSession, SessionListQuery> & {
     create(input: SessionInput, options?: CreateSessionOptions): Promise<CreatedSession>;
     get(id: string, options?: RequestOptions): Promise<GameSession>;
   };
+  games: ListMethods<Game, GameListQuery> & {
+    /** One active game by its `<provider slug>:<game code>`. */
+    get(gameId: string, options?: RequestOptions): Promise<Game>;
+  };
+  providers: ListMethods<Provider, PageQuery>;
+  currencies: ListMethods<Currency, PageQuery>;
+  wallets: ListMethods<Wallet, PageQuery>;
+  transactions: ListMethods<Transaction, TransactionListQuery>;
+}
+
+/** A camelCased query as the API's query string (`updatedSince` is `updated_since`); undefined values left out. */
+function queryString(query: object): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) search.set(name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
 }
 
 interface Call {
@@ -110,8 +151,25 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
     }
   }
 
+  function listOf<T, Q extends { cursor?: string }>(path: string): ListMethods<T, Q> {
+    const list = (query: Q = {} as Q, { signal }: RequestOptions = {}) =>
+      call<Page<T>>({ method: 'GET', path: `${path}${queryString(query)}`, signal });
+    return {
+      list,
+      async *iterate(query = {} as Q, options = {}) {
+        let cursor = query.cursor;
+        do {
+          const page = await list({ ...query, cursor }, options);
+          yield* page.data;
+          cursor = page.next_cursor ?? undefined;
+        } while (cursor);
+      },
+    };
+  }
+
   return {
     sessions: {
+      ...listOf<GameSession, SessionListQuery>('/v3/sessions'),
       create: (input, { idempotencyKey = crypto.randomUUID(), signal } = {}) =>
         call<CreatedSession>({
           method: 'POST',
@@ -127,5 +185,13 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
       get: (id, { signal } = {}) =>
         call<GameSession>({ method: 'GET', path: `/v3/sessions/${encodeURIComponent(id)}`, signal }),
     },
+    games: {
+      ...listOf<Game, GameListQuery>('/v3/games'),
+      get: (gameId, { signal } = {}) => call<Game>({ method: 'GET', path: `/v3/games/${encodeURIComponent(gameId)}`, signal }),
+    },
+    providers: listOf<Provider, PageQuery>('/v3/providers'),
+    currencies: listOf<Currency, PageQuery>('/v3/currencies'),
+    wallets: listOf<Wallet, PageQuery>('/v3/wallets'),
+    transactions: listOf<Transaction, TransactionListQuery>('/v3/transactions'),
   };
 }

@@ -18,6 +18,27 @@ type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${
   : S;
 type CamelCased<T> = { [K in keyof T as CamelCase<K & string>]: T[K] };
 
+export type Game = Schemas['Game'];
+export type Provider = Schemas['Provider'];
+export type Currency = Schemas['Currency'];
+export type Wallet = Schemas['Wallet'];
+export type Transaction = Schemas['Transaction'];
+
+/** One page of a list: `data`, and `next_cursor` (null on the last page) to ask for the next. */
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+  has_more: boolean;
+}
+
+/** What a list method takes: the operation's query parameters, camelCased (`updatedSince`, `playerId`). */
+type ListQuery<Op extends keyof operations> = CamelCased<NonNullable<operations[Op]['parameters']['query']>>;
+export type SessionListQuery = ListQuery<'listSessions'>;
+export type GameListQuery = ListQuery<'listGames'>;
+export type TransactionListQuery = ListQuery<'listTransactions'>;
+/** `limit` and `cursor`, which every list takes. */
+export type PageQuery = ListQuery<'listWallets'>;
+
 /** The POST /v3/sessions body on the wire. */
 export type SessionRequest = Schemas['SessionRequest'];
 

@@ -83,6 +83,37 @@ describe('sessions.create and sessions.get', () => {
   });
 });
 
+describe('lists and reads', () => {
+  it('lists one page, and iterates every item by cursor: a provider\'s whole catalogue, each game once', async () => {
+    const client = operatorClient();
+    const page = await client.games.list({ provider: 'pragmatic-play', limit: 1 });
+    expect(page.data).toHaveLength(1);
+    expect(page).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
+    const ids: string[] = [];
+    for await (const game of client.games.iterate({ provider: 'pragmatic-play', limit: 1 })) ids.push(game.game_id);
+    const [{ n }] = await api.sql`
+      select count(*)::int as n from private.game_listing where listed and provider_slug = 'pragmatic-play'`;
+    expect(n).toBeGreaterThan(1);
+    expect(ids).toHaveLength(n);
+    expect(new Set(ids).size).toBe(n);
+    expect(await client.games.get(ids[0])).toMatchObject({ game_id: ids[0], provider: 'pragmatic-play' });
+  });
+
+  it('sends camelCased filters as the API\'s parameters, and reads sessions, providers, currencies, wallets, transactions', async () => {
+    const client = operatorClient();
+    const playerId = `sdk-list-${randomUUID()}`;
+    const created = await client.sessions.create({ ...input, playerId });
+    expect((await client.sessions.list({ playerId })).data.map((s) => s.id)).toEqual([created.id]);
+    expect((await client.providers.list()).data.map((p) => p.slug)).toContain('pragmatic-play');
+    expect((await client.currencies.list({ limit: 1 })).data).toHaveLength(1);
+    expect(await client.wallets.list()).toEqual({ data: [], next_cursor: null, has_more: false });
+    expect((await client.transactions.list({ createdAfter: '2026-01-01T00:00:00Z' })).data).toEqual([]);
+    await expect(client.transactions.list({ createdAfter: 'yesterday' })).rejects.toMatchObject({
+      status: 400, code: 'invalid_parameters', problem: { errors: [{ parameter: 'created_after', code: 'invalid_format' }] },
+    });
+  });
+});
+
 describe('errors are ApiError values carrying the problem body', () => {
   it('400 validation_failed lists every failing field', async () => {
     const error = await operatorClient().sessions.create({ playerId: '', gameId: 'nope', currency: 'eur' }).catch((e) =>
