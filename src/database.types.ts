@@ -235,6 +235,80 @@ export type Database = {
         };
         Relationships: [];
       };
+      "game_round": {
+        Row: {
+          "client_id": string;
+          "closed_at": string | null;
+          "currency_code": string;
+          "game": string;
+          "id": string;
+          "livemode": boolean;
+          "opened_at": string;
+          "player_id": string;
+          "provider_id": string;
+          "provider_round_id": string;
+          "session_id": string;
+          "status": string;
+          "total_bet": number;
+          "total_win": number;
+        };
+        ComputedFields: never;
+        Insert: {
+          "client_id": string;
+          "closed_at"?: string | null;
+          "currency_code": string;
+          "game": string;
+          "id"?: string;
+          "livemode": boolean;
+          "opened_at"?: string;
+          "player_id": string;
+          "provider_id": string;
+          "provider_round_id": string;
+          "session_id": string;
+          "status"?: string;
+          "total_bet"?: number;
+          "total_win"?: number;
+        };
+        Update: {
+          "client_id"?: string;
+          "closed_at"?: string | null;
+          "currency_code"?: string;
+          "game"?: string;
+          "id"?: string;
+          "livemode"?: boolean;
+          "opened_at"?: string;
+          "player_id"?: string;
+          "provider_id"?: string;
+          "provider_round_id"?: string;
+          "session_id"?: string;
+          "status"?: string;
+          "total_bet"?: number;
+          "total_win"?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "game_round_currency_code_fkey";
+            columns: ["currency_code"];
+            isOneToOne: false;
+            referencedRelation: "currency";
+            referencedColumns: ["code"];
+          },
+          {
+            foreignKeyName: "game_round_provider_id_fkey";
+            columns: ["provider_id"];
+            isOneToOne: false;
+            referencedRelation: "game_provider";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "game_round_session_id_fkey";
+            columns: ["session_id"];
+            isOneToOne: false;
+            referencedRelation: "game_session";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       "game_session": {
         Row: {
           "api_key_id": string | null;
@@ -336,6 +410,135 @@ export type Database = {
           "username"?: string | null;
         };
         Relationships: [];
+      };
+      "provider_key": {
+        Row: {
+          "created_at": string;
+          "id": string;
+          "key_hash": string;
+          "key_prefix": string;
+          "label": string;
+          "last_used_at": string | null;
+          "provider_id": string;
+          "revoked_at": string | null;
+          "status": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "created_at"?: string;
+          "id"?: string;
+          "key_hash": string;
+          "key_prefix": string;
+          "label"?: string;
+          "last_used_at"?: string | null;
+          "provider_id": string;
+          "revoked_at"?: string | null;
+          "status"?: string;
+        };
+        Update: {
+          "created_at"?: string;
+          "id"?: string;
+          "key_hash"?: string;
+          "key_prefix"?: string;
+          "label"?: string;
+          "last_used_at"?: string | null;
+          "provider_id"?: string;
+          "revoked_at"?: string | null;
+          "status"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "provider_key_provider_id_fkey";
+            columns: ["provider_id"];
+            isOneToOne: false;
+            referencedRelation: "game_provider";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      "round_transaction": {
+        Row: {
+          "amount": number;
+          "client_id": string;
+          "created_at": string;
+          "id": string;
+          "kind": string;
+          "ledger_transaction_id": string | null;
+          "provider_id": string;
+          "related_id": string | null;
+          "related_transaction_id": string | null;
+          "request_fingerprint": string;
+          "response_body": NonNullable<Json>;
+          "rolled_back": boolean;
+          "round_id": string | null;
+          "settled": boolean;
+          "transaction_id": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "amount": number;
+          "client_id": string;
+          "created_at"?: string;
+          "id"?: string;
+          "kind": string;
+          "ledger_transaction_id"?: string | null;
+          "provider_id": string;
+          "related_id"?: string | null;
+          "related_transaction_id"?: string | null;
+          "request_fingerprint": string;
+          "response_body": NonNullable<Json>;
+          "rolled_back"?: boolean;
+          "round_id"?: string | null;
+          "settled"?: boolean;
+          "transaction_id": string;
+        };
+        Update: {
+          "amount"?: number;
+          "client_id"?: string;
+          "created_at"?: string;
+          "id"?: string;
+          "kind"?: string;
+          "ledger_transaction_id"?: string | null;
+          "provider_id"?: string;
+          "related_id"?: string | null;
+          "related_transaction_id"?: string | null;
+          "request_fingerprint"?: string;
+          "response_body"?: NonNullable<Json>;
+          "rolled_back"?: boolean;
+          "round_id"?: string | null;
+          "settled"?: boolean;
+          "transaction_id"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "round_transaction_ledger_transaction_id_fkey";
+            columns: ["ledger_transaction_id"];
+            isOneToOne: false;
+            referencedRelation: "transaction";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "round_transaction_provider_id_fkey";
+            columns: ["provider_id"];
+            isOneToOne: false;
+            referencedRelation: "game_provider";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "round_transaction_related_id_fkey";
+            columns: ["related_id"];
+            isOneToOne: false;
+            referencedRelation: "round_transaction";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "round_transaction_round_id_fkey";
+            columns: ["round_id"];
+            isOneToOne: false;
+            referencedRelation: "game_round";
+            referencedColumns: ["id"];
+          },
+        ];
       };
       "support_ticket": {
         Row: {
@@ -537,6 +740,14 @@ export type Database = {
           "key_prefix": string;
         }[];
       };
+      "issue_provider_key": {
+        Args: { "label"?: string; "provider_slug": string };
+        Returns: {
+          "id": string;
+          "key": string;
+          "key_prefix": string;
+        }[];
+      };
       "record_transaction": {
         Args: {
           "amount": number;
@@ -567,6 +778,14 @@ export type Database = {
         };
       };
       "revoke_api_key": {
+        Args: { "id": string };
+        Returns: {
+          "key_prefix": string;
+          "revoked_at": string;
+          "status": string;
+        }[];
+      };
+      "revoke_provider_key": {
         Args: { "id": string };
         Returns: {
           "key_prefix": string;

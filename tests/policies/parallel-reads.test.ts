@@ -8,8 +8,9 @@ import { as, type Caller, cast, connect, grantModes } from '../helpers/db.ts';
 // Every table a signed-in caller reads through a policy (the next test holds the list to the catalog);
 // clients read all but the staff-only ones.
 const tables = ['user_role', 'profile', 'currency', 'game_provider', 'game', 'wallet', 'transaction', 'api_key',
-  'support_ticket', 'support_ticket_message', 'contact_submission', 'app_setting', 'game_session'];
-const staffOnly = ['contact_submission', 'app_setting'];
+  'support_ticket', 'support_ticket_message', 'contact_submission', 'app_setting', 'game_session', 'provider_key',
+  'game_round', 'round_transaction'];
+const staffOnly = ['contact_submission', 'app_setting', 'provider_key'];
 
 // The planner's price of going parallel set to nothing, so a tiny table gets a parallel plan too,
 // and a scan of the table rather than the client's index lookup (which needs no parallel plan).

@@ -1,0 +1,631 @@
+-- Game rounds: what a game provider's server reports while a player plays (bets, wins, rollbacks),
+-- the keys it authenticates with, and the one round engine that applies each report exactly once.
+--
+-- Provider keys are `cgs_prov_` and 43 base64url characters (256 random bits), one or more per
+-- provider, stored as SHA-256 and shown once, issued and revoked by staff (or `npm run key -- issue
+-- --provider <slug>`). A revoked key stays revoked.
+--
+-- The engine (private.round_bet, round_win, round_rollback, round_balance) runs one transaction per
+-- call, as the database owner, for the v3 function's provider routes, which have already verified
+-- the session token (signature, and that its audience is the key's provider):
+-- - A provider's transaction_id applies once, forever: the same request again replays the first
+--   answer byte for byte (it is stored with the transaction); another request with it is a conflict.
+-- - A rollback of a transaction nobody has seen is recorded (a tombstone) and answered OK; the bet
+--   arriving after it is refused. A rolled-back bet cannot be won, and a bet a win has settled cannot
+--   be rolled back.
+-- - `round_closed` closes the round; a round whose every bet is rolled back, with nothing won, is
+--   cancelled. A closed or cancelled round takes no more transactions.
+-- - Money moves in the operator's float (transfer mode, the client's wallet in the session's
+--   currency) through public.record_transaction, the one ledger path: a bet debits (`bet`), a win
+--   credits (`win`), a rollback gives the bet back (`adjustment`). A bet the float cannot cover is
+--   refused and writes nothing. Refusals write nothing: the same call later is judged again.
+-- - Test sessions (made with a cgs_test_ key) move no money here: they are refused until test
+--   balances exist (the sandbox).
+-- Clients read their own rounds and round transactions, staff all; nobody writes through the API.
+
+-- ============================================================================================
+-- Tables
+-- ============================================================================================
+create table public.provider_key (
+  id uuid primary key default gen_random_uuid(),
+  provider_id uuid not null references public.game_provider (id) on delete cascade,
+  label text not null default 'Default',
+  key_prefix text not null,
+  key_hash text not null,
+  status text not null default 'active',
+  last_used_at timestamptz,
+  created_at timestamptz not null default now(),
+  revoked_at timestamptz,
+  constraint provider_key_key_hash_key unique (key_hash),
+  constraint provider_key_key_hash_format check (key_hash ~ '^[0-9a-f]{64}$'),
+  constraint provider_key_key_prefix_format check (key_prefix like 'cgs\_prov\_%' and char_length(key_prefix) <= 32),
+  constraint provider_key_label_length check (char_length(label) between 1 and 100),
+  constraint provider_key_status_check check (status in ('active', 'revoked')),
+  constraint provider_key_revoked_at_with_status check ((status = 'revoked') = (revoked_at is not null))
+);
+comment on table public.provider_key is
+  'Game providers'' API keys (cgs_prov_). key_hash is the lowercase hex SHA-256 of the whole key; the key is never stored.';
+create index provider_key_provider_id_idx on public.provider_key (provider_id);
+
+create table public.game_round (
+  id uuid primary key default gen_random_uuid(),
+  provider_id uuid not null references public.game_provider (id),
+  -- The provider's id of the round, unique per provider.
+  provider_round_id text not null,
+  client_id uuid not null references auth.users (id) on delete cascade,
+  livemode boolean not null,
+  session_id uuid not null references public.game_session (id) on delete cascade,
+  player_id text not null,
+  game text not null,
+  currency_code text not null references public.currency (code),
+  status text not null default 'open',
+  total_bet numeric(20, 4) not null default 0,
+  total_win numeric(20, 4) not null default 0,
+  opened_at timestamptz not null default now(),
+  closed_at timestamptz,
+  constraint game_round_provider_round_key unique (provider_id, provider_round_id),
+  constraint game_round_provider_round_id_length check (char_length(provider_round_id) between 1 and 128),
+  constraint game_round_status_check check (status in ('open', 'closed', 'cancelled')),
+  constraint game_round_closed_at_with_status check ((status = 'open') = (closed_at is null)),
+  constraint game_round_totals_nonnegative check (total_bet >= 0 and total_win >= 0)
+);
+comment on table public.game_round is
+  'A round of play a provider reported: its bets and wins (totals net of rollbacks); open, closed or cancelled.';
+create index game_round_client_id_opened_at_idx on public.game_round (client_id, livemode, opened_at desc);
+create index game_round_session_id_idx on public.game_round (session_id);
+create index game_round_currency_code_idx on public.game_round (currency_code);
+-- Rounds left open: the stuck-round report.
+create index game_round_open_idx on public.game_round (opened_at) where status = 'open';
+
+create table public.round_transaction (
+  id uuid primary key default gen_random_uuid(),
+  provider_id uuid not null references public.game_provider (id),
+  -- The provider's id of this transaction: it applies once, forever.
+  transaction_id text not null,
+  kind text not null,
+  client_id uuid not null references auth.users (id) on delete cascade,
+  -- Null for a tombstone: a rollback of a transaction nobody had seen.
+  round_id uuid references public.game_round (id) on delete cascade,
+  amount numeric(20, 4) not null,
+  -- The bet a win names or a rollback reverses, as the provider named it, and that bet when known.
+  related_transaction_id text,
+  related_id uuid references public.round_transaction (id),
+  -- Bets: reversed by a rollback, or settled by a win that named them.
+  rolled_back boolean not null default false,
+  settled boolean not null default false,
+  -- The float's movement, when money moved.
+  ledger_transaction_id uuid references public.transaction (id),
+  -- What the request meant (a repeat must mean the same) and the answer given, replayed verbatim.
+  request_fingerprint text not null,
+  response_body json not null,
+  created_at timestamptz not null default now(),
+  constraint round_transaction_provider_transaction_key unique (provider_id, transaction_id),
+  constraint round_transaction_transaction_id_length check (char_length(transaction_id) between 1 and 128),
+  constraint round_transaction_kind_check check (kind in ('bet', 'win', 'rollback')),
+  constraint round_transaction_amount_check check (amount >= 0 and (kind <> 'bet' or amount > 0)),
+  constraint round_transaction_round_unless_tombstone check (round_id is not null or kind = 'rollback'),
+  constraint round_transaction_fingerprint_format check (request_fingerprint ~ '^[0-9a-f]{64}$')
+);
+comment on table public.round_transaction is
+  'Each bet, win and rollback a provider reported, applied once: the answer given is replayed to a repeat.';
+create index round_transaction_round_id_idx on public.round_transaction (round_id);
+create index round_transaction_client_id_idx on public.round_transaction (client_id);
+create index round_transaction_related_id_idx on public.round_transaction (related_id);
+create index round_transaction_ledger_transaction_id_idx on public.round_transaction (ledger_transaction_id);
+-- A bet's tombstone: a rollback that named it before it arrived.
+create index round_transaction_rollback_target_idx
+  on public.round_transaction (provider_id, related_transaction_id) where kind = 'rollback';
+
+-- ============================================================================================
+-- Row level security
+-- ============================================================================================
+alter table public.provider_key enable row level security;
+alter table public.game_round enable row level security;
+alter table public.round_transaction enable row level security;
+
+-- ============================================================================================
+-- Grants: clients read their own rounds; staff read all and manage provider keys; the engine
+-- writes as the owner.
+-- ============================================================================================
+grant select, insert, update, delete on public.provider_key to staff;
+grant all on public.provider_key to service_role;
+grant select on public.game_round, public.round_transaction to authenticated, staff, service_role;
+
+-- ============================================================================================
+-- Helper functions
+-- ============================================================================================
+create function private.keep_provider_key_revoked() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if old.status = 'revoked' and (new.status, new.revoked_at, new.key_hash, new.provider_id)
+     is distinct from (old.status, old.revoked_at, old.key_hash, old.provider_id) then
+    raise exception 'a revoked provider key stays revoked: only its label may change' using errcode = '23514';
+  end if;
+  return new;
+end;
+$$;
+revoke execute on function private.keep_provider_key_revoked() from public, anon, authenticated;
+
+-- The key (by SHA-256) and its provider when the key is active; no row otherwise. A provider in
+-- maintenance still settles what its players played.
+create function private.authenticate_provider_key(key_hash text)
+returns table (key_id uuid, provider_id uuid, provider_slug text)
+language plpgsql stable
+rows 1
+set search_path = ''
+as $$
+begin
+  return query
+    select k.id, k.provider_id, gp.slug
+    from public.provider_key k
+    join public.game_provider gp on gp.id = k.provider_id
+    where k.key_hash = authenticate_provider_key.key_hash and k.status = 'active';
+end;
+$$;
+revoke execute on function private.authenticate_provider_key from public, anon, authenticated, service_role;
+
+-- What every provider call starts with: the key, and the session the token names, which must be
+-- one of the key's provider's. `problem` is null when the call may go on.
+create function private.round_context(key_hash text, session_id uuid)
+returns table (problem text, provider_id uuid, session public.game_session)
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  key record;
+  found_session public.game_session;
+begin
+  select * into key from private.authenticate_provider_key(round_context.key_hash);
+  if key.key_id is null then
+    return query select 'invalid_provider_key', null::uuid, null::public.game_session;
+    return;
+  end if;
+  select s.* into found_session from public.game_session s
+  where s.id = round_context.session_id and s.provider_id = key.provider_id;
+  if found_session.id is null then
+    return query select 'unknown_session', key.provider_id, null::public.game_session;
+  elsif not found_session.livemode then
+    return query select 'test_session_unsupported', key.provider_id, found_session;
+  else
+    return query select null::text, key.provider_id, found_session;
+  end if;
+end;
+$$;
+revoke execute on function private.round_context from public, anon, authenticated, service_role;
+
+-- The float's balance in a currency, as text with four places ("0.0000" without a wallet).
+create function private.float_balance(client_id uuid, currency_code text) returns text
+language sql stable
+set search_path = ''
+as $$
+  select coalesce((select w.balance from public.wallet w
+                   where w.client_id = float_balance.client_id and w.currency_code = float_balance.currency_code),
+                  0)::numeric(20, 4)::text;
+$$;
+revoke execute on function private.float_balance from public, anon, authenticated, service_role;
+
+-- The answer to a successful call, as stored and replayed.
+create function private.round_answer(
+  transaction_id text, round_id text, balance text, currency text
+) returns json
+language sql immutable
+set search_path = ''
+as $$
+  select json_build_object('transaction_id', transaction_id, 'round_id', round_id, 'balance', balance,
+                           'currency', currency);
+$$;
+revoke execute on function private.round_answer from public, anon, authenticated, service_role;
+
+-- A repeat of a transaction_id: its first answer when the request is the same, a conflict otherwise.
+create function private.round_replay(provider_id uuid, transaction_id text, request_fingerprint text)
+returns table (outcome text, body json)
+language sql stable
+set search_path = ''
+as $$
+  select case when t.request_fingerprint = round_replay.request_fingerprint then 'replayed' else 'duplicate_transaction' end,
+         case when t.request_fingerprint = round_replay.request_fingerprint then t.response_body end
+  from public.round_transaction t
+  where t.provider_id = round_replay.provider_id and t.transaction_id = round_replay.transaction_id;
+$$;
+revoke execute on function private.round_replay from public, anon, authenticated, service_role;
+
+-- ============================================================================================
+-- The engine: one call each, one transaction each. Outcomes: ok (body: the answer), replayed (the
+-- first answer), or a problem code (body null; `balance` set for insufficient_funds).
+-- ============================================================================================
+create function private.round_balance(key_hash text, session_id uuid)
+returns table (outcome text, balance text, currency text)
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  context record;
+begin
+  select * into context from private.round_context(round_balance.key_hash, round_balance.session_id);
+  if context.problem is not null then
+    return query select context.problem, null::text, null::text;
+    return;
+  end if;
+  return query select 'ok', private.float_balance((context.session).client_id, (context.session).currency_code),
+                      (context.session).currency_code;
+end;
+$$;
+revoke execute on function private.round_balance from public, anon, authenticated, service_role;
+
+create function private.round_bet(
+  key_hash text,
+  session_id uuid,
+  transaction_id text,
+  round_id text,
+  amount numeric,
+  round_closed boolean,
+  request_fingerprint text
+) returns table (outcome text, body json, balance text)
+language plpgsql
+set search_path = ''
+as $$
+#variable_conflict use_variable
+declare
+  context record;
+  s public.game_session;
+  replay record;
+  round public.game_round;
+  available numeric;
+  ledger public.transaction;
+begin
+  select * into context from private.round_context(key_hash, session_id);
+  if context.problem is not null then
+    return query select context.problem, null::json, null::text;
+    return;
+  end if;
+  s := context.session;
+  -- One caller at a time per transaction_id, so a repeat waits for the first and replays it.
+  perform pg_advisory_xact_lock(hashtextextended(context.provider_id::text || '/' || transaction_id, 0));
+  select * into replay from private.round_replay(context.provider_id, transaction_id, request_fingerprint);
+  if replay.outcome is not null then
+    return query select replay.outcome, replay.body, null::text;
+    return;
+  end if;
+  if exists (select 1 from public.round_transaction t
+             where t.provider_id = context.provider_id and t.kind = 'rollback'
+               and t.related_transaction_id = round_bet.transaction_id) then
+    return query select 'transaction_rolled_back', null::json, null::text;
+    return;
+  end if;
+  -- A session takes bets from its launch (within the launch window) until it is closed.
+  if s.status = 'closed' then
+    return query select 'session_closed', null::json, null::text;
+    return;
+  end if;
+  if s.status = 'created' and s.expires_at <= now() then
+    return query select 'session_expired', null::json, null::text;
+    return;
+  end if;
+
+  select * into round from public.game_round r
+  where r.provider_id = context.provider_id and r.provider_round_id = round_bet.round_id
+  for update;
+  if round.id is not null and (round.session_id <> s.id) then
+    return query select 'round_mismatch', null::json, null::text;
+    return;
+  end if;
+  if round.status in ('closed', 'cancelled') then
+    return query select 'round_closed', null::json, null::text;
+    return;
+  end if;
+
+  -- The float's row lock, taken here so the check and the debit see one balance.
+  select w.balance into available from public.wallet w
+  where w.client_id = s.client_id and w.currency_code = s.currency_code
+  for update;
+  if coalesce(available, 0) < amount then
+    return query select 'insufficient_funds', null::json, coalesce(available, 0)::numeric(20, 4)::text;
+    return;
+  end if;
+
+  if round.id is null then
+    insert into public.game_round as r
+      (provider_id, provider_round_id, client_id, livemode, session_id, player_id, game, currency_code)
+    values (context.provider_id, round_bet.round_id, s.client_id, s.livemode, s.id, s.player_id, s.game, s.currency_code)
+    returning r.* into round;
+  end if;
+  if s.status = 'created' then
+    update public.game_session gs set status = 'active' where gs.id = s.id;
+  end if;
+
+  ledger := public.record_transaction(s.client_id, s.currency_code, 'bet', -amount,
+                                      format('round %s, bet %s', round_bet.round_id, round_bet.transaction_id));
+  update public.game_round r
+  set total_bet = r.total_bet + amount,
+      status = case when round_closed then 'closed' else r.status end,
+      closed_at = case when round_closed then now() end
+  where r.id = round.id;
+  return query
+    insert into public.round_transaction as t
+      (provider_id, transaction_id, kind, client_id, round_id, amount, ledger_transaction_id, request_fingerprint,
+       response_body)
+    values (context.provider_id, transaction_id, 'bet', s.client_id, round.id, amount, ledger.id, request_fingerprint,
+            private.round_answer(transaction_id, round_bet.round_id, ledger.balance_after::text, s.currency_code))
+    returning 'ok'::text, t.response_body, ledger.balance_after::text;
+end;
+$$;
+revoke execute on function private.round_bet from public, anon, authenticated, service_role;
+
+-- A win settles the bet it names, or every unsettled bet of its round when it names none: either
+-- way those bets can no longer be rolled back. An amount of 0 closes a lost round without money.
+create function private.round_win(
+  key_hash text,
+  session_id uuid,
+  transaction_id text,
+  round_id text,
+  amount numeric,
+  round_closed boolean,
+  bet_transaction_id text,
+  request_fingerprint text
+) returns table (outcome text, body json, balance text)
+language plpgsql
+set search_path = ''
+as $$
+#variable_conflict use_variable
+declare
+  context record;
+  s public.game_session;
+  replay record;
+  round public.game_round;
+  bet public.round_transaction;
+  ledger public.transaction;
+  balance_after text;
+begin
+  select * into context from private.round_context(key_hash, session_id);
+  if context.problem is not null then
+    return query select context.problem, null::json, null::text;
+    return;
+  end if;
+  s := context.session;
+  perform pg_advisory_xact_lock(hashtextextended(context.provider_id::text || '/' || transaction_id, 0));
+  select * into replay from private.round_replay(context.provider_id, transaction_id, request_fingerprint);
+  if replay.outcome is not null then
+    return query select replay.outcome, replay.body, null::text;
+    return;
+  end if;
+
+  select * into round from public.game_round r
+  where r.provider_id = context.provider_id and r.provider_round_id = round_win.round_id
+  for update;
+  if round.id is null then
+    return query select 'unknown_round', null::json, null::text;
+    return;
+  end if;
+  if round.session_id <> s.id then
+    return query select 'round_mismatch', null::json, null::text;
+    return;
+  end if;
+  if round.status <> 'open' then
+    return query select 'round_closed', null::json, null::text;
+    return;
+  end if;
+  if bet_transaction_id is not null then
+    select * into bet from public.round_transaction t
+    where t.provider_id = context.provider_id and t.transaction_id = bet_transaction_id
+      and t.kind = 'bet' and t.round_id = round.id
+    for update;
+    if bet.id is null then
+      return query select 'unknown_transaction', null::json, null::text;
+      return;
+    end if;
+    if bet.rolled_back then
+      return query select 'transaction_rolled_back', null::json, null::text;
+      return;
+    end if;
+  end if;
+
+  update public.round_transaction t set settled = true
+  where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back
+    and (bet.id is null or t.id = bet.id);
+  if amount > 0 then
+    -- The float in the session's currency takes the win even if it had no wallet yet.
+    insert into public.wallet (client_id, currency_code) values (s.client_id, s.currency_code)
+    on conflict on constraint wallet_client_id_currency_code_key do nothing;
+    ledger := public.record_transaction(s.client_id, s.currency_code, 'win', amount,
+                                        format('round %s, win %s', round_win.round_id, round_win.transaction_id));
+    balance_after := ledger.balance_after::text;
+  else
+    balance_after := private.float_balance(s.client_id, s.currency_code);
+  end if;
+  update public.game_round r
+  set total_win = r.total_win + amount,
+      status = case when round_closed then 'closed' else r.status end,
+      closed_at = case when round_closed then now() end
+  where r.id = round.id;
+  return query
+    insert into public.round_transaction as t
+      (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
+       ledger_transaction_id, request_fingerprint, response_body)
+    values (context.provider_id, transaction_id, 'win', s.client_id, round.id, amount, bet_transaction_id, bet.id,
+            ledger.id, request_fingerprint,
+            private.round_answer(transaction_id, round_win.round_id, balance_after, s.currency_code))
+    returning 'ok'::text, t.response_body, balance_after;
+end;
+$$;
+revoke execute on function private.round_win from public, anon, authenticated, service_role;
+
+-- A rollback gives a bet back. Of a transaction nobody has seen, it is a tombstone (answered OK,
+-- and the bet is refused when it comes); of a bet already rolled back, it answers OK and moves
+-- nothing. A win cannot be rolled back, nor a bet a win settled.
+create function private.round_rollback(
+  key_hash text,
+  session_id uuid,
+  transaction_id text,
+  rolled_back_transaction_id text,
+  request_fingerprint text
+) returns table (outcome text, body json, balance text)
+language plpgsql
+set search_path = ''
+as $$
+#variable_conflict use_variable
+declare
+  context record;
+  s public.game_session;
+  replay record;
+  round public.game_round;
+  bet public.round_transaction;
+  ledger public.transaction;
+  balance_after text;
+begin
+  select * into context from private.round_context(key_hash, session_id);
+  if context.problem is not null then
+    return query select context.problem, null::json, null::text;
+    return;
+  end if;
+  s := context.session;
+  perform pg_advisory_xact_lock(hashtextextended(context.provider_id::text || '/' || transaction_id, 0));
+  select * into replay from private.round_replay(context.provider_id, transaction_id, request_fingerprint);
+  if replay.outcome is not null then
+    return query select replay.outcome, replay.body, null::text;
+    return;
+  end if;
+  -- The bet's own lock: a bet still being applied is rolled back after it, never beside it.
+  perform pg_advisory_xact_lock(hashtextextended(context.provider_id::text || '/' || rolled_back_transaction_id, 0));
+
+  select * into bet from public.round_transaction t
+  where t.provider_id = context.provider_id and t.transaction_id = rolled_back_transaction_id
+  for update;
+  if bet.id is not null and (bet.kind <> 'bet' or bet.client_id <> s.client_id) then
+    return query select 'invalid_rollback', null::json, null::text;
+    return;
+  end if;
+  if bet.settled then
+    return query select 'bet_settled', null::json, null::text;
+    return;
+  end if;
+
+  if bet.id is not null and not bet.rolled_back then
+    select * into round from public.game_round r where r.id = bet.round_id for update;
+    ledger := public.record_transaction(s.client_id, round.currency_code, 'adjustment', bet.amount,
+                                        format('round %s, rollback %s of bet %s', round.provider_round_id,
+                                               round_rollback.transaction_id, rolled_back_transaction_id));
+    balance_after := ledger.balance_after::text;
+    update public.round_transaction t set rolled_back = true where t.id = bet.id;
+    -- Nothing left at stake and nothing won: the round is cancelled.
+    update public.game_round r
+    set total_bet = r.total_bet - bet.amount,
+        status = case when r.total_bet - bet.amount = 0 and r.total_win = 0 then 'cancelled' else r.status end,
+        closed_at = case when r.total_bet - bet.amount = 0 and r.total_win = 0 then coalesce(r.closed_at, now())
+                         else r.closed_at end
+    where r.id = round.id;
+  else
+    balance_after := private.float_balance(s.client_id, coalesce(round.currency_code, s.currency_code));
+  end if;
+  return query
+    insert into public.round_transaction as t
+      (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
+       ledger_transaction_id, request_fingerprint, response_body)
+    values (context.provider_id, transaction_id, 'rollback', s.client_id, bet.round_id, coalesce(bet.amount, 0),
+            rolled_back_transaction_id, bet.id, ledger.id, request_fingerprint,
+            private.round_answer(transaction_id, round.provider_round_id, balance_after,
+                                 coalesce(round.currency_code, s.currency_code)))
+    returning 'ok'::text, t.response_body, balance_after;
+end;
+$$;
+revoke execute on function private.round_rollback from public, anon, authenticated, service_role;
+
+-- ============================================================================================
+-- Triggers
+-- ============================================================================================
+create trigger provider_key_keep_revoked
+  before update on public.provider_key
+  for each row execute function private.keep_provider_key_revoked();
+
+-- ============================================================================================
+-- Functions (RPC: security invoker, so provider_key's own policies apply to the caller too)
+-- ============================================================================================
+-- Staff, or the service itself; everyone else: 42501.
+create function public.issue_provider_key(provider_slug text, label text default 'Default')
+returns table (id uuid, key text, key_prefix text)
+language plpgsql
+set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  new_key text := 'cgs_prov_' || translate(rtrim(encode(extensions.gen_random_bytes(32), 'base64'), '='), '+/', '-_');
+  provider uuid;
+  new_id uuid;
+begin
+  perform private.require_staff('manage provider keys');
+  select gp.id into provider from public.game_provider gp where gp.slug = issue_provider_key.provider_slug;
+  if provider is null then
+    raise exception 'no provider %', issue_provider_key.provider_slug using errcode = '23503';
+  end if;
+  insert into public.provider_key (provider_id, label, key_prefix, key_hash)
+  values (provider, coalesce(issue_provider_key.label, 'Default'), left(new_key, 16),
+          encode(extensions.digest(new_key, 'sha256'), 'hex'))
+  returning provider_key.id into new_id;
+  return query select new_id, new_key, left(new_key, 16);
+end;
+$$;
+comment on function public.issue_provider_key(text, text) is
+  'Staff or the service itself: creates a key for a game provider and returns it; the key is not stored and '
+  'cannot be shown again.';
+revoke execute on function public.issue_provider_key(text, text) from public, anon;
+grant execute on function public.issue_provider_key(text, text) to authenticated, staff, service_role;
+
+create function public.revoke_provider_key(id uuid)
+returns table (key_prefix text, status text, revoked_at timestamptz)
+language plpgsql
+set search_path = ''
+as $$
+#variable_conflict use_column
+begin
+  perform private.require_staff('manage provider keys');
+  return query
+    update public.provider_key k
+    set status = 'revoked', revoked_at = coalesce(k.revoked_at, now())
+    where k.id = revoke_provider_key.id
+    returning k.key_prefix, k.status, k.revoked_at;
+  if not found then
+    raise exception 'no provider key %', revoke_provider_key.id using errcode = 'P0002';
+  end if;
+end;
+$$;
+comment on function public.revoke_provider_key(uuid) is
+  'Staff or the service itself: revokes a provider key for good; calls with it are refused from the next one on.';
+revoke execute on function public.revoke_provider_key(uuid) from public, anon;
+grant execute on function public.revoke_provider_key(uuid) to authenticated, staff, service_role;
+
+-- ============================================================================================
+-- Policies
+-- ============================================================================================
+create policy "staff read provider keys"
+  on public.provider_key for select to staff
+  using (true);
+
+create policy "staff create provider keys"
+  on public.provider_key for insert to staff
+  with check ((select private.is_staff()));
+
+create policy "staff update provider keys"
+  on public.provider_key for update to staff
+  using ((select private.is_staff()))
+  with check ((select private.is_staff()));
+
+create policy "staff delete provider keys"
+  on public.provider_key for delete to staff
+  using ((select private.is_staff()));
+
+create policy "clients read their own rounds"
+  on public.game_round for select to authenticated
+  using (client_id = (select private.uid()));
+
+create policy "staff read all rounds"
+  on public.game_round for select to staff
+  using (true);
+
+create policy "clients read their own round transactions"
+  on public.round_transaction for select to authenticated
+  using (client_id = (select private.uid()));
+
+create policy "staff read all round transactions"
+  on public.round_transaction for select to staff
+  using (true);

@@ -1,0 +1,51 @@
+import type { Sql } from 'postgres';
+import { describeAccessMatrix, newId, ownerAndStaff } from './matrix.ts';
+
+/** A live session of the client's, as POST /v3/sessions records it. */
+async function sessionOf(sql: Sql, clientId: string): Promise<{ id: string; provider_id: string }> {
+  const [session] = await sql`
+    insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, expires_at)
+    select ${clientId}, true, 'p1', id, 'aviator', 'USD', now() + interval '15 minutes'
+    from public.game_provider where slug = 'spribe'
+    returning id, provider_id`;
+  return session as { id: string; provider_id: string };
+}
+
+const roundOf = (session: { id: string; provider_id: string }, clientId: string) => ({
+  provider_id: session.provider_id, provider_round_id: `r-${newId()}`, client_id: clientId, livemode: true,
+  session_id: session.id, player_id: 'p1', game: 'aviator', currency_code: 'USD',
+});
+
+// Rounds are written by the round engine alone (as the service); clients read their own, staff all.
+describeAccessMatrix({
+  table: 'game_round',
+  async seed({ sql, owner }) {
+    const [row] = await sql`insert into public.game_round ${sql(roundOf(await sessionOf(sql, owner.id), owner.id))} returning id`;
+    return row.id;
+  },
+  newRow: async ({ sql, owner }) => ({ id: newId(), ...roundOf(await sessionOf(sql, owner.id), owner.id) }),
+  change: { status: 'cancelled', closed_at: new Date() },
+  allowed: { select: ownerAndStaff, insert: [], update: [], delete: [] },
+});
+
+// Their transactions likewise.
+describeAccessMatrix({
+  table: 'round_transaction',
+  async seed({ sql, owner }) {
+    const session = await sessionOf(sql, owner.id);
+    const [row] = await sql`
+      insert into public.round_transaction (provider_id, transaction_id, kind, client_id, amount, request_fingerprint, response_body)
+      values (${session.provider_id}, ${`t-${newId()}`}, 'rollback', ${owner.id}, 0, ${'0'.repeat(64)}, ${sql.json({})})
+      returning id`;
+    return row.id;
+  },
+  newRow: async ({ sql, owner }) => {
+    const session = await sessionOf(sql, owner.id);
+    return {
+      id: newId(), provider_id: session.provider_id, transaction_id: `t-${newId()}`, kind: 'rollback', client_id: owner.id,
+      amount: 0, request_fingerprint: '0'.repeat(64), response_body: {},
+    };
+  },
+  change: { settled: true },
+  allowed: { select: ownerAndStaff, insert: [], update: [], delete: [] },
+});

@@ -1,0 +1,182 @@
+// The round engine in the database (private.round_bet, round_win, round_rollback, round_balance),
+// in transfer mode: every rule of the provider API's money, against a real float. Each call is one
+// transaction, as the provider routes make it.
+import { createHash, randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../helpers/db.ts';
+import { issueKey, newOperator, type Operator } from '../sessions/helpers.ts';
+
+const sql = connect();
+let operator: Operator;
+let keyHash: string;
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+beforeAll(async () => {
+  operator = await newOperator(sql, 'rounds');
+  await sql`insert into public.wallet (client_id, currency_code, is_primary) values (${operator.account.id}, 'EUR', true)`;
+  await sql`select * from public.record_transaction(${operator.account.id}::uuid, 'EUR', 'deposit', 100::numeric)`;
+  const [issued] = await sql`select * from public.issue_provider_key('pragmatic-play', 'Engine tests')`;
+  keyHash = sha(issued.key);
+});
+
+interface Outcome {
+  outcome: string;
+  body: Record<string, unknown> | null;
+  balance: string | null;
+}
+
+async function session(options: { livemode?: boolean; provider?: string; status?: string; expiresIn?: string } = {}) {
+  const [row] = await sql`
+    insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, status, created_at, expires_at)
+    select ${operator.account.id}, ${options.livemode ?? true}, 'player-1', id, 'vs20olympgate', 'EUR',
+           ${options.status ?? 'created'}, now() - interval '1 day', now() + ${options.expiresIn ?? '15 minutes'}::interval
+    from public.game_provider where slug = ${options.provider ?? 'pragmatic-play'}
+    returning id`;
+  return row.id as string;
+}
+
+// What the provider routes send: the fingerprint is of the request's meaning.
+const bet = async (s: string, tx: string, round: string, amount: string, closed = false, hash = keyHash): Promise<Outcome> =>
+  (await sql<Outcome[]>`select * from private.round_bet(${hash}, ${s}, ${tx}, ${round}, ${amount}::numeric, ${closed},
+    ${sha(JSON.stringify(['bet', s, tx, round, amount, closed]))})`)[0];
+const win = async (s: string, tx: string, round: string, amount: string, closed = false, betTx: string | null = null) =>
+  (await sql<Outcome[]>`select * from private.round_win(${keyHash}, ${s}, ${tx}, ${round}, ${amount}::numeric, ${closed},
+    ${betTx}, ${sha(JSON.stringify(['win', s, tx, round, amount, closed, betTx]))})`)[0];
+const rollback = async (s: string, tx: string, target: string) =>
+  (await sql<Outcome[]>`select * from private.round_rollback(${keyHash}, ${s}, ${tx}, ${target},
+    ${sha(JSON.stringify(['rollback', s, tx, target]))})`)[0];
+const float = async () =>
+  (await sql`select balance::text from public.wallet where client_id = ${operator.account.id} and currency_code = 'EUR'`)[0].balance;
+const ledgerCount = async () => (await sql`select count(*)::int as n from public.transaction where client_id = ${operator.account.id}`)[0].n;
+const roundOf = async (round: string) => (await sql`select * from public.game_round where provider_round_id = ${round}`)[0];
+const id = (prefix: string) => `${prefix}-${randomUUID()}`;
+
+describe('the round engine, transfer mode', () => {
+  it('answers the float\'s balance in the session\'s currency', async () => {
+    const s = await session();
+    const [answer] = await sql`select * from private.round_balance(${keyHash}, ${s})`;
+    expect(answer).toEqual({ outcome: 'ok', balance: await float(), currency: 'EUR' });
+  });
+
+  it('a bet debits the float once; its repeat replays the first answer; another request with its id is a conflict', async () => {
+    const s = await session();
+    const before = await float();
+    const [tx, round] = [id('bet'), id('round')];
+    const first = await bet(s, tx, round, '10.5');
+    expect(first.outcome).toBe('ok');
+    expect(first.body).toEqual({ transaction_id: tx, round_id: round, balance: (Number(before) - 10.5).toFixed(4), currency: 'EUR' });
+    const count = await ledgerCount();
+    expect(await bet(s, tx, round, '10.5')).toEqual({ outcome: 'replayed', body: first.body, balance: null });
+    expect(await bet(s, tx, round, '11')).toMatchObject({ outcome: 'duplicate_transaction', body: null });
+    expect(await ledgerCount()).toBe(count);
+    expect(await roundOf(round)).toMatchObject({ status: 'open', total_bet: '10.5000', session_id: s });
+    expect((await sql`select status from public.game_session where id = ${s}`)[0].status).toBe('active');
+    const [ledger] = await sql`select t.type, t.amount::text from public.transaction t
+      join public.round_transaction r on r.ledger_transaction_id = t.id where r.transaction_id = ${tx}`;
+    expect(ledger).toEqual({ type: 'bet', amount: '-10.5000' });
+  });
+
+  it('a win credits the float, settles its bet and closes the round; nothing more enters a closed round', async () => {
+    const s = await session();
+    const [b, round] = [id('bet'), id('round')];
+    await bet(s, b, round, '5');
+    const before = await float();
+    const won = await win(s, id('win'), round, '12.25', true, b);
+    expect(won).toMatchObject({ outcome: 'ok', balance: (Number(before) + 12.25).toFixed(4) });
+    expect(await roundOf(round)).toMatchObject({ status: 'closed', total_bet: '5.0000', total_win: '12.2500' });
+    expect(await rollback(s, id('rb'), b)).toMatchObject({ outcome: 'bet_settled' });
+    expect(await bet(s, id('bet'), round, '1')).toMatchObject({ outcome: 'round_closed' });
+    expect(await win(s, id('win'), round, '1')).toMatchObject({ outcome: 'round_closed' });
+  });
+
+  it('a win of 0 closes a lost round without moving money; a win without a bet named settles the round\'s bets', async () => {
+    const s = await session();
+    const [b, round] = [id('bet'), id('round')];
+    await bet(s, b, round, '2');
+    const count = await ledgerCount();
+    expect(await win(s, id('win'), round, '0', true)).toMatchObject({ outcome: 'ok', balance: await float() });
+    expect(await ledgerCount()).toBe(count);
+    expect(await rollback(s, id('rb'), b)).toMatchObject({ outcome: 'bet_settled' });
+  });
+
+  it('refuses a bet the float cannot cover, with the balance, and writes nothing', async () => {
+    const s = await session();
+    const round = id('round');
+    const count = await ledgerCount();
+    const balance = await float();
+    expect(await bet(s, id('bet'), round, '1000000')).toEqual({ outcome: 'insufficient_funds', body: null, balance });
+    expect(await ledgerCount()).toBe(count);
+    expect(await roundOf(round)).toBeUndefined();
+  });
+
+  it('a rollback gives the bet back once; the round with nothing left at stake is cancelled; a rolled-back bet cannot be won', async () => {
+    const s = await session();
+    const [b1, b2, round] = [id('bet'), id('bet'), id('round')];
+    const before = await float();
+    await bet(s, b1, round, '3');
+    await bet(s, b2, round, '4');
+    expect(await rollback(s, id('rb'), b1)).toMatchObject({ outcome: 'ok', balance: (Number(before) - 4).toFixed(4) });
+    expect(await win(s, id('win'), round, '1', false, b1)).toMatchObject({ outcome: 'transaction_rolled_back' });
+    const count = await ledgerCount();
+    expect(await rollback(s, id('rb'), b1)).toMatchObject({ outcome: 'ok' }); // again, under another id: nothing moves
+    expect(await ledgerCount()).toBe(count);
+    expect(await rollback(s, id('rb'), b2)).toMatchObject({ outcome: 'ok', balance: before });
+    expect(await roundOf(round)).toMatchObject({ status: 'cancelled', total_bet: '0.0000' });
+    const [adjustment] = await sql`select t.type, t.amount::text from public.transaction t
+      join public.round_transaction r on r.ledger_transaction_id = t.id where r.related_transaction_id = ${b2}`;
+    expect(adjustment).toEqual({ type: 'adjustment', amount: '4.0000' });
+  });
+
+  it('a rollback of a transaction nobody has seen is recorded and answered OK; the bet arriving after it is refused', async () => {
+    const s = await session();
+    const [b, round] = [id('bet'), id('round')];
+    const count = await ledgerCount();
+    expect(await rollback(s, id('rb'), b)).toMatchObject({ outcome: 'ok', balance: await float() });
+    expect(await bet(s, b, round, '1')).toMatchObject({ outcome: 'transaction_rolled_back' });
+    expect(await ledgerCount()).toBe(count);
+  });
+
+  it('takes bets from a launched session until it closes; wins and rollbacks after that', async () => {
+    const expired = await session({ expiresIn: '-1 minute' });
+    expect(await bet(expired, id('bet'), id('round'), '1')).toMatchObject({ outcome: 'session_expired' });
+    const s = await session();
+    const [b, round] = [id('bet'), id('round')];
+    await bet(s, b, round, '1');
+    await sql`update public.game_session set status = 'closed', expires_at = now() - interval '1 second' where id = ${s}`;
+    expect(await bet(s, id('bet'), round, '1')).toMatchObject({ outcome: 'session_closed' });
+    expect(await rollback(s, id('rb'), b)).toMatchObject({ outcome: 'ok' });
+    const [b2, round2] = [id('bet'), id('round')];
+    const launched = await session({ status: 'active', expiresIn: '-1 hour' });
+    expect(await bet(launched, b2, round2, '1')).toMatchObject({ outcome: 'ok' });
+    await sql`update public.game_session set status = 'closed' where id = ${launched}`;
+    expect(await win(launched, id('win'), round2, '2', true)).toMatchObject({ outcome: 'ok' });
+  });
+
+  it('refuses an unknown key, a session of another provider or none, and a test session', async () => {
+    expect(await bet(await session(), id('bet'), id('round'), '1', false, sha('nobody'))).toMatchObject({ outcome: 'invalid_provider_key' });
+    expect(await bet(await session({ provider: 'spribe' }), id('bet'), id('round'), '1')).toMatchObject({ outcome: 'unknown_session' });
+    expect(await bet(randomUUID(), id('bet'), id('round'), '1')).toMatchObject({ outcome: 'unknown_session' });
+    expect(await bet(await session({ livemode: false }), id('bet'), id('round'), '1')).toMatchObject({ outcome: 'test_session_unsupported' });
+  });
+
+  it('applies a transaction_id once when the same bet arrives many times at once', async () => {
+    const s = await session();
+    const [tx, round] = [id('bet'), id('round')];
+    const count = await ledgerCount();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => bet(s, tx, round, '1')));
+    expect(answers.filter((a) => a.outcome === 'ok')).toHaveLength(1);
+    expect(answers.filter((a) => a.outcome === 'replayed')).toHaveLength(7);
+    expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
+    expect(await ledgerCount()).toBe(count + 1);
+  });
+
+  it('conserves money: the float is deposits minus bets plus wins plus rollbacks', async () => {
+    const [row] = await sql`
+      select (select balance from public.wallet where client_id = ${operator.account.id} and currency_code = 'EUR') as float,
+             100 - coalesce(sum(amount) filter (where kind = 'bet'), 0)
+                 + coalesce(sum(amount) filter (where kind = 'win'), 0)
+                 + coalesce(sum(amount) filter (where kind = 'rollback' and ledger_transaction_id is not null), 0) as expected
+      from public.round_transaction where client_id = ${operator.account.id}`;
+    expect(row.float).toBe(row.expected);
+  });
+});
