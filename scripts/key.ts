@@ -1,4 +1,6 @@
 // npm run key -- issue --client <email or id> [--label <text>] [--test]   prints a new API key, once
+// npm run key -- issue --provider <slug> [--label <text>]                  prints a new provider key, once
+// npm run key -- revoke-provider <id or prefix>                            the provider key stops working
 // npm run key -- revoke <id, key prefix or the key itself>          the key stops working at once
 // npm run key -- list [--client <email or id>]
 // Works on DATABASE_URL or the embedded default, as the database owner (the service's operators).
@@ -8,8 +10,8 @@ import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
 import { openTarget } from './lib/target.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const USAGE =
-  'usage: npm run key -- issue --client <email or id> [--label <text>] [--test] | revoke <id or prefix> | list [--client ...]';
+const USAGE = 'usage: npm run key -- issue --client <email or id> [--label <text>] [--test] | issue --provider <slug> [--label <text>]'
+  + ' | revoke <id or prefix> | revoke-provider <id or prefix> | list [--client ...]';
 
 class UsageError extends Error {}
 
@@ -33,14 +35,31 @@ async function keyId(sql: Sql, reference: string | undefined): Promise<string> {
     + keys.map((k) => `  ${k.id}  ${k.label}`).join('\n'));
 }
 
+async function providerKeyId(sql: Sql, reference: string | undefined): Promise<string> {
+  if (!reference) throw new UsageError(USAGE);
+  if (UUID.test(reference)) return reference;
+  const keys = await sql<{ id: string }[]>`
+    select id from public.provider_key where key_prefix = ${reference} or key_hash = ${sha256Hex(reference)}`;
+  if (keys.length === 1) return keys[0].id;
+  throw new UsageError(keys.length ? `${keys.length} provider keys have prefix ${reference}; revoke by id` : `no provider key ${reference}`);
+}
+
 async function run(sql: Sql, argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { client: { type: 'string' }, label: { type: 'string' }, test: { type: 'boolean' } },
+    options: { client: { type: 'string' }, provider: { type: 'string' }, label: { type: 'string' }, test: { type: 'boolean' } },
   });
   const [command, reference] = positionals;
-  if (command === 'issue') {
+  if (command === 'issue' && values.provider !== undefined) {
+    const [issued] = await sql<{ id: string; key: string }[]>`
+      select * from public.issue_provider_key(${values.provider}, ${values.label ?? 'Default'})`;
+    console.log(`Provider key for ${values.provider} (id ${issued.id}). It is shown only this once; store it now:\n`);
+    console.log(`  ${issued.key}\n`);
+  } else if (command === 'revoke-provider') {
+    const [revoked] = await sql`select * from public.revoke_provider_key(${await providerKeyId(sql, reference)})`;
+    console.log(`revoked ${revoked.key_prefix}… at ${revoked.revoked_at.toISOString()}`);
+  } else if (command === 'issue') {
     const id = await clientId(sql, values.client);
     const [issued] = await sql<{ id: string; key: string; key_prefix: string }[]>`
       select * from public.issue_api_key(${id}, ${values.label ?? 'Default'}, ${!values.test})`;

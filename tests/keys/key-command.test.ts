@@ -47,6 +47,17 @@ describe('npm run key', () => {
     expect(listed.out).toMatch(new RegExp(`${printed.slice(0, 16)}.*test`));
   });
 
+  it('issues a provider key for a provider slug, and revokes it by prefix', async () => {
+    const issued = await key('issue', '--provider', 'spribe', '--label', 'Game server');
+    expect(issued.code).toBe(0);
+    const printed = /cgs_prov_[A-Za-z0-9_-]{43}/.exec(issued.out)![0];
+    const [row] = await sql`select id, label, status from public.provider_key where key_hash = ${createHash('sha256').update(printed).digest('hex')}`;
+    expect(row).toMatchObject({ label: 'Game server', status: 'active' });
+    expect((await key('revoke-provider', printed.slice(0, 16))).code).toBe(0);
+    expect((await sql`select status from public.provider_key where id = ${row.id}`)[0].status).toBe('revoked');
+    expect(await key('issue', '--provider', 'nobody')).toMatchObject({ code: 1, out: expect.stringContaining('no provider nobody') });
+  });
+
   it('fails with a message and exit code 1 for an unknown client, key or command', async () => {
     expect(await key('issue', '--client', 'nobody@example.test')).toMatchObject({ code: 1, out: expect.stringContaining('no account') });
     expect(await key('revoke', 'cgs_live_nothing')).toMatchObject({ code: 1, out: expect.stringContaining('no api key') });

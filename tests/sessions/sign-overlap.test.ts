@@ -25,6 +25,7 @@ beforeAll(async () => {
       sentWhenSigned.push(statementsSent > 0);
       return real.sign(claims);
     },
+    verify: (token) => real.verify(token),
   };
   ({ handle } = await sessionsHandler({ signer }));
   alice = await newOperator(sql, 'alice');

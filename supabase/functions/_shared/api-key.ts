@@ -11,6 +11,7 @@ import { Problem } from './problem.ts';
 import { sha256Hex } from './sha256.ts';
 
 const KEY_FORMAT = /^cgs_(live|test)_[A-Za-z0-9_-]{43}$/;
+const PROVIDER_KEY_FORMAT = /^cgs_prov_[A-Za-z0-9_-]{43}$/;
 const CHALLENGE = 'Bearer realm="cgs"';
 
 export interface PresentedKey {
@@ -24,17 +25,35 @@ export function apiKeyHash(headers: Headers): string {
   return presentedKey(headers).hash;
 }
 
-/** The presented key's hash and mode; 401 when there is none or it cannot be one of ours. */
-export function presentedKey(headers: Headers): PresentedKey {
+function bearer(headers: Headers): string {
   const match = /^Bearer +(\S+) *$/i.exec(headers.get('authorization') ?? '');
   if (!match) {
     throw new Problem('missing_api_key', 'Send your API key as `Authorization: Bearer <key>`.', {
       headers: { 'www-authenticate': CHALLENGE },
     });
   }
-  const format = KEY_FORMAT.exec(match[1]);
+  return match[1];
+}
+
+/** The presented key's hash and mode; 401 when there is none or it cannot be one of ours. */
+export function presentedKey(headers: Headers): PresentedKey {
+  const key = bearer(headers);
+  const format = KEY_FORMAT.exec(key);
   if (!format) throw invalidApiKey();
-  return { hash: sha256Hex(match[1]), livemode: format[1] === 'live' };
+  return { hash: sha256Hex(key), livemode: format[1] === 'live' };
+}
+
+/** A game provider's key (`cgs_prov_`), hashed; 401 when there is none or it cannot be one. */
+export function providerKeyHash(headers: Headers): string {
+  const key = bearer(headers);
+  if (!PROVIDER_KEY_FORMAT.test(key)) throw invalidProviderKey();
+  return sha256Hex(key);
+}
+
+export function invalidProviderKey(): Problem {
+  return new Problem('invalid_provider_key', 'The provider key is unknown or revoked.', {
+    headers: { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` },
+  });
 }
 
 /** Unknown, revoked and suspended keys look the same to the caller. */
@@ -49,13 +68,20 @@ export function invalidApiKey(): Problem {
  * authenticates first, so a caller without a valid key gets 401 and learns nothing about the rules.
  * Valid requests skip the lookup: the endpoint's single database call checks the key itself.
  */
-export async function authenticatedRejection<T>(sql: Sql, keyHash: string, check: () => T | Promise<T>): Promise<T> {
+export async function authenticatedRejection<T>(
+  sql: Sql,
+  keyHash: string,
+  check: () => T | Promise<T>,
+  caller: 'operator' | 'provider' = 'operator',
+): Promise<T> {
   try {
     return await check();
   } catch (error) {
     if (error instanceof Problem) {
-      const [key] = await sql`select key_id from private.authenticate_api_key(${keyHash})`;
-      if (!key) throw invalidApiKey();
+      const [key] = caller === 'operator'
+        ? await sql`select key_id from private.authenticate_api_key(${keyHash})`
+        : await sql`select key_id from private.authenticate_provider_key(${keyHash})`;
+      if (!key) throw caller === 'operator' ? invalidApiKey() : invalidProviderKey();
     }
     throw error;
   }

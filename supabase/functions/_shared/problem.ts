@@ -16,6 +16,22 @@ const catalogue = {
   unsupported_media_type: [415, 'Unsupported media type'],
   idempotency_key_reused: [422, 'Idempotency-Key reused with another request'],
   reference_unavailable: [422, 'Unknown or unavailable provider or currency'],
+  // The provider API's.
+  invalid_provider_key: [401, 'Invalid provider key'],
+  invalid_session_token: [403, 'Invalid session token'],
+  unknown_session: [404, 'Unknown session'],
+  duplicate_transaction: [409, 'Transaction id used by another request'],
+  insufficient_funds: [422, 'Insufficient funds'],
+  session_expired: [422, 'Session expired'],
+  session_closed: [422, 'Session closed'],
+  test_session_unsupported: [422, 'Test session'],
+  unknown_round: [422, 'Unknown round'],
+  round_closed: [422, 'Round closed'],
+  round_mismatch: [422, 'Round of another session'],
+  unknown_transaction: [422, 'Unknown transaction'],
+  transaction_rolled_back: [422, 'Transaction rolled back'],
+  bet_settled: [422, 'Bet settled'],
+  invalid_rollback: [422, 'Invalid rollback'],
   internal_error: [500, 'Internal error'],
   service_unavailable: [503, 'Service unavailable'],
 } as const satisfies Record<string, readonly [number, string]>;
@@ -47,7 +63,7 @@ export class Problem {
   constructor(
     readonly code: ProblemCode,
     readonly detail: string,
-    readonly extras: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly extras: { errors?: FieldError[]; headers?: Record<string, string>; members?: Record<string, unknown> } = {},
   ) {
     [this.status, this.title] = catalogue[code];
   }
@@ -61,6 +77,7 @@ export class Problem {
       code: this.code,
       retryable: RETRYABLE.has(this.code),
       ...(this.extras.errors ? { errors: this.extras.errors } : {}),
+      ...this.extras.members,
     };
     return new Response(JSON.stringify(body), {
       status: this.status,

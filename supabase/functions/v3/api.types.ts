@@ -205,6 +205,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/provider/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's balance
+         * @description The balance a bet would be taken from, in the session's currency (transfer mode: the operator's float).
+         */
+        get: operations["providerBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/provider/bets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a bet
+         * @description Debits the bet (transfer mode: from the operator's float, `type bet`), opening its round if new. A bet the balance cannot cover is `422 insufficient_funds` with the balance, and writes nothing.
+         */
+        post: operations["providerBet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/provider/wins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a win
+         * @description Credits the win (`type win`; 0 moves nothing) on an open round of the session, settling the bet it names or every bet of the round.
+         */
+        post: operations["providerWin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/provider/rollbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll back a bet
+         * @description Gives a bet back (`type adjustment`). A round with nothing left at stake and nothing won is cancelled.
+         */
+        post: operations["providerRollback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -263,7 +343,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -292,6 +372,10 @@ export interface components {
             retryable: boolean;
             /** @description Every failing field (400 `validation_failed` and `invalid_parameters`, 422 `reference_unavailable`). */
             errors?: components["schemas"]["FieldError"][];
+            /** @description `insufficient_funds` only: the balance the bet could not be taken from. */
+            balance?: components["schemas"]["Amount"];
+            /** @description `insufficient_funds` only: the balance's currency. */
+            currency?: string;
         };
         /** @description A launch-token public key; `kid` is the key's RFC 7638 thumbprint unless the operator of the service named it. */
         Jwk: components["schemas"]["Ed25519Jwk"] | components["schemas"]["P256Jwk"];
@@ -445,6 +529,71 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last. */
             next_cursor: string | null;
             has_more: boolean;
+        };
+        /**
+         * @description A sum of money as a decimal string: at most 16 digits before the point and 4 after, never a JSON number.
+         * @example 10.50
+         */
+        Amount: string;
+        /**
+         * @description An `Amount` above 0.
+         * @example 10.50
+         */
+        PositiveAmount: string;
+        /**
+         * @description The provider's id of a transaction: visible ASCII, at most 128 characters. It applies once, forever: the same request again gets the first answer; another request with it is `409 duplicate_transaction`.
+         * @example tx-1001
+         */
+        ProviderTransactionId: string;
+        /**
+         * @description The provider's id of a round, unique per provider.
+         * @example round-77
+         */
+        ProviderRoundId: string;
+        /** @description The launch token `POST /v3/sessions` issued (the `token` of its `launch_url`). Accepted after its `exp` for wins and rollbacks; a bet needs a session that is launched (or within its launch window) and not closed. */
+        SessionToken: string;
+        ProviderBetRequest: {
+            session_token: components["schemas"]["SessionToken"];
+            transaction_id: components["schemas"]["ProviderTransactionId"];
+            round_id: components["schemas"]["ProviderRoundId"];
+            amount: components["schemas"]["PositiveAmount"];
+            /**
+             * @description Closes the round with this bet (nothing more enters it).
+             * @default false
+             */
+            round_closed: boolean;
+        };
+        ProviderWinRequest: {
+            session_token: components["schemas"]["SessionToken"];
+            transaction_id: components["schemas"]["ProviderTransactionId"];
+            round_id: components["schemas"]["ProviderRoundId"];
+            amount: components["schemas"]["Amount"];
+            /**
+             * @description Closes the round; a win of 0 closes a lost round.
+             * @default false
+             */
+            round_closed: boolean;
+            /** @description The bet this win settles; without it, the win settles every bet of the round. A settled bet can no longer be rolled back. */
+            bet_transaction_id?: components["schemas"]["ProviderTransactionId"];
+        };
+        ProviderRollbackRequest: {
+            session_token: components["schemas"]["SessionToken"];
+            transaction_id: components["schemas"]["ProviderTransactionId"];
+            /** @description The bet to give back. Unknown, it is remembered and answered OK, and that bet is refused when it comes; already rolled back, nothing moves. */
+            rolled_back_transaction_id: components["schemas"]["ProviderTransactionId"];
+        };
+        /** @description The answer to a bet, win or rollback, repeated byte for byte to the same request. */
+        ProviderAnswer: {
+            transaction_id: string;
+            /** @description null for the rollback of a transaction nobody had seen. */
+            round_id: string | null;
+            /** @description The balance after it, in the session's currency (transfer mode: the operator's float). */
+            balance: components["schemas"]["Amount"];
+            currency: string;
+        };
+        ProviderBalance: {
+            balance: components["schemas"]["Amount"];
+            currency: string;
         };
     };
     responses: {
@@ -732,6 +881,117 @@ export interface components {
                     /** @enum {unknown} */
                     code?: "invalid_parameters";
                 };
+            };
+        };
+        /** @description No key (`missing_api_key`), or one that is not an active provider key (`invalid_provider_key`). Checked before anything else. */
+        ProviderUnauthorized: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @enum {unknown} */
+                    code?: "missing_api_key" | "invalid_provider_key";
+                    /** @constant */
+                    status?: 401;
+                };
+            };
+        };
+        /** @description The session token was not issued by this service. */
+        InvalidSessionToken: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @enum {unknown} */
+                    code?: "invalid_session_token";
+                    /** @constant */
+                    status?: 403;
+                };
+            };
+        };
+        /** @description The token's session is not one of this provider's. */
+        UnknownSession: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @enum {unknown} */
+                    code?: "unknown_session";
+                    /** @constant */
+                    status?: 404;
+                };
+            };
+        };
+        /** @description This `transaction_id` was used by another request. */
+        DuplicateTransaction: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @enum {unknown} */
+                    code?: "duplicate_transaction";
+                    /** @constant */
+                    status?: 409;
+                };
+            };
+        };
+        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `session_expired`, `session_closed`, `test_session_unsupported` (test money arrives with the sandbox), `unknown_round`, `round_closed`, `round_mismatch`, `unknown_transaction`, `transaction_rolled_back`, `bet_settled`, `invalid_rollback`. */
+        ProviderRefused: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @enum {unknown} */
+                    code?: "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback";
+                    /** @constant */
+                    status?: 422;
+                };
+            };
+        };
+        /** @description Applied (or, for a repeat, the first answer again). */
+        ProviderAnswered: {
+            headers: {
+                /** @description `true` when this is the first answer to the same request, replayed. */
+                "Idempotent-Replayed"?: "true";
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProviderAnswer"];
             };
         };
     };
@@ -1248,6 +1508,126 @@ export interface operations {
                 content?: never;
             };
             405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    providerBalance: {
+        parameters: {
+            query: {
+                /**
+                 * @description The session's launch token.
+                 * @example eyJhbGciOiJFZERTQSIsImtpZCI6IlFiM3QiLCJ0eXAiOiJKV1QifQ.eyJqdGkiOiIwYjZiN2E4ZS0zYzFmLTRkMmEtOWU1Ny01ZjdjMWQyYTRiOTAifQ.c2lnbmF0dXJl
+                 */
+                session_token: components["schemas"]["SessionToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderBalance"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["ProviderUnauthorized"];
+            403: components["responses"]["InvalidSessionToken"];
+            404: components["responses"]["UnknownSession"];
+            405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["ProviderRefused"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    providerBet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderBetRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ProviderAnswered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ProviderUnauthorized"];
+            403: components["responses"]["InvalidSessionToken"];
+            404: components["responses"]["UnknownSession"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["DuplicateTransaction"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ProviderRefused"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    providerWin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderWinRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ProviderAnswered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ProviderUnauthorized"];
+            403: components["responses"]["InvalidSessionToken"];
+            404: components["responses"]["UnknownSession"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["DuplicateTransaction"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ProviderRefused"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    providerRollback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderRollbackRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ProviderAnswered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ProviderUnauthorized"];
+            403: components["responses"]["InvalidSessionToken"];
+            404: components["responses"]["UnknownSession"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["DuplicateTransaction"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ProviderRefused"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

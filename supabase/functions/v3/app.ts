@@ -7,6 +7,7 @@ import { Problem } from '../_shared/problem.ts';
 import { type ApiContext, apiContext, type ApiDependencies } from './context.ts';
 import { catalogueRoutes } from './routes/catalogue.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { providerRoutes } from './routes/provider.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { walletRoutes } from './routes/wallets.ts';
 
@@ -19,7 +20,8 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
     .route('/', sessionRoutes(ctx))
     .route('/', catalogueRoutes(ctx))
     .route('/', walletRoutes(ctx))
-    .route('/', metaRoutes(ctx));
+    .route('/', metaRoutes(ctx))
+    .route('/', providerRoutes(ctx));
   const app = new Hono({ strict: false });
   for (const base of BASES) app.route(base, v3);
   app.notFound(() => new Problem('not_found', 'No such resource in API v3.').toResponse());

@@ -46,10 +46,24 @@ export interface LaunchClaims {
   expiresAt: Date;
 }
 
+/** What a provider's call proves with the launch token it carries. */
+export interface VerifiedToken {
+  sessionId: string;
+  /** The audience: the provider slug the token was issued for. */
+  provider: string;
+  expiresAt: Date;
+}
+
 export interface SessionTokenSigner {
   readonly alg: SessionTokenAlg;
   /** A compact JWS, signed synchronously: it holds the JS thread, which EdDSA keeps cheap. */
   sign(claims: LaunchClaims): string;
+  /**
+   * The token's session and provider when this signer made it (header, signature, issuer); null
+   * otherwise. Its expiry is not checked here: a provider settles wins and rollbacks after it, and
+   * the round engine judges bets by the session's own state.
+   */
+  verify(token: string): VerifiedToken | null;
   /** The public key set providers verify with (GET /v3/.well-known/jwks.json). */
   readonly jwks: { keys: JWK[] };
 }
@@ -152,6 +166,8 @@ export async function createSessionTokenSigner(options: SignerOptions): Promise<
   const kid = options.privateJwk?.kid ?? thumbprint(publicJwk);
   const jwks = { keys: [{ ...publicJwk, kid, alg, use: 'sig' }] };
   const header = base64url(JSON.stringify({ alg, kid, typ: 'JWT' }));
+  const publicKey = createPublicKey(privateKey);
+  const verifyOptions = alg === 'EdDSA' ? publicKey : { key: publicKey, dsaEncoding: 'ieee-p1363' as const };
 
   return {
     alg,
@@ -171,6 +187,20 @@ export async function createSessionTokenSigner(options: SignerOptions): Promise<
       const input = `${header}.${payload}`;
       const signature = sign(digest, Buffer.from(input), signOptions);
       return `${input}.${signature.toString('base64url')}`;
+    },
+    verify(token) {
+      const parts = token.split('.');
+      // Only this signer's own header: no algorithm or key is taken from the token.
+      if (parts.length !== 3 || parts[0] !== header || !/^[A-Za-z0-9_-]+$/.test(parts[1] + parts[2])) return null;
+      if (!verify(digest, Buffer.from(`${parts[0]}.${parts[1]}`), verifyOptions, Buffer.from(parts[2], 'base64url'))) return null;
+      try {
+        const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+        if (claims.iss !== options.issuer || typeof claims.jti !== 'string' || typeof claims.aud !== 'string'
+          || typeof claims.exp !== 'number') return null;
+        return { sessionId: claims.jti, provider: claims.aud, expiresAt: new Date(claims.exp * 1000) };
+      } catch {
+        return null;
+      }
     },
   };
 }

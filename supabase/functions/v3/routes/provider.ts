@@ -1,0 +1,138 @@
+// The provider API: what a game provider's server calls while a player plays. GET
+// /v3/provider/balance, POST /v3/provider/bets, /wins and /rollbacks, each with the provider's key
+// and the session's launch token, each one database call into the round engine (one transaction),
+// which applies a provider's transaction_id once and answers a repeat with its first answer.
+import { Hono } from 'hono';
+import { authenticatedRejection, invalidProviderKey, providerKeyHash } from '../../_shared/api-key.ts';
+import { jsonResponse } from '../../_shared/http.ts';
+import { Problem, type ProblemCode } from '../../_shared/problem.ts';
+import { readJsonBody } from '../../_shared/request-body.ts';
+import { sha256Hex } from '../../_shared/sha256.ts';
+import type { ApiContext } from '../context.ts';
+import { bodyContract, queryContract } from '../contract.ts';
+import type { VerifiedToken } from '../session-token.ts';
+import { resource } from './resource.ts';
+
+const balanceQuery = queryContract('/v3/provider/balance');
+const betBody = bodyContract('/v3/provider/bets');
+const winBody = bodyContract('/v3/provider/wins');
+const rollbackBody = bodyContract('/v3/provider/rollbacks');
+
+/** The routes of this resource, relative to /v3. */
+export function providerRoutes(ctx: ApiContext): Hono {
+  const app = new Hono({ strict: false });
+  resource(app, '/provider/balance', { get: (c) => balance(ctx, c.req.raw) });
+  resource(app, '/provider/bets', { post: (c) => bet(ctx, c.req.raw) });
+  resource(app, '/provider/wins', { post: (c) => win(ctx, c.req.raw) });
+  return resource(app, '/provider/rollbacks', { post: (c) => rollback(ctx, c.req.raw) });
+}
+
+const refusals: Partial<Record<string, string>> = {
+  unknown_session: "The session token's session is not one of this provider's.",
+  test_session_unsupported: 'A test session moves no money yet: test balances arrive with the sandbox.',
+  session_expired: 'The session was never launched and its launch window has closed.',
+  session_closed: 'The session is closed: it takes no more bets.',
+  duplicate_transaction: 'This transaction_id was used by another request.',
+  transaction_rolled_back: 'This bet was rolled back.',
+  unknown_round: 'No round with this round_id: a round starts with a bet.',
+  round_closed: 'The round is closed or cancelled.',
+  round_mismatch: 'The round belongs to another session.',
+  unknown_transaction: 'No bet with this id in this round.',
+  bet_settled: 'A win has settled this bet: it can no longer be rolled back.',
+  invalid_rollback: 'Only a bet of this session can be rolled back.',
+};
+
+/** The round engine's refusal as the problem the provider gets. */
+function refused(outcome: string, balance: string | null, currency: string | null): Problem {
+  if (outcome === 'invalid_provider_key') return invalidProviderKey();
+  if (outcome === 'insufficient_funds') {
+    return new Problem('insufficient_funds', `The balance is ${balance} ${currency}.`, { members: { balance, currency } });
+  }
+  const detail = refusals[outcome];
+  if (!detail) throw new Error(`the round engine answered ${outcome}`);
+  return new Problem(outcome as ProblemCode, detail);
+}
+
+function verifiedToken(ctx: ApiContext, token: string): VerifiedToken {
+  const verified = ctx.signer.verify(token);
+  if (!verified) throw new Problem('invalid_session_token', 'The session token was not issued by this service, or was changed.');
+  return verified;
+}
+
+/** GET /v3/provider/balance: the balance a bet would be taken from. */
+export async function balance(ctx: ApiContext, request: Request): Promise<Response> {
+  const keyHash = providerKeyHash(request.headers);
+  const token = await authenticatedRejection(ctx.sql, keyHash, () => {
+    const { values, errors } = balanceQuery(new URL(request.url));
+    if (errors.length) throw new Problem('invalid_parameters', 'The query has invalid parameters; see `errors`.', { errors });
+    return verifiedToken(ctx, values.session_token);
+  }, 'provider');
+  const [row] = await ctx.sql<{ outcome: string; balance: string; currency: string }[]>`
+    select * from private.round_balance(${keyHash}, ${token.sessionId}::uuid)`;
+  if (row.outcome !== 'ok') throw refused(row.outcome, null, null);
+  return jsonResponse(200, { balance: row.balance, currency: row.currency }, { 'cache-control': 'no-store' });
+}
+
+interface Applied {
+  outcome: string;
+  /** The answer as the database stored it: replayed as these bytes. */
+  body: string | null;
+  balance: string | null;
+}
+
+/**
+ * A bet, win or rollback: the key, then the body and the token (401 before any 400), then the
+ * engine's one call. The fingerprint is the request's meaning: its kind, session and fields.
+ */
+async function apply<B extends { session_token: string }>(
+  ctx: ApiContext,
+  request: Request,
+  parse: (body: unknown) => B,
+  call: (keyHash: string, sessionId: string, body: B, fingerprint: string) => Promise<Applied[]>,
+): Promise<Response> {
+  const keyHash = providerKeyHash(request.headers);
+  const { body, token } = await authenticatedRejection(ctx.sql, keyHash, async () => {
+    const body = parse(await readJsonBody(request, ctx.config.maxBodyBytes));
+    return { body, token: verifiedToken(ctx, body.session_token) };
+  }, 'provider');
+  const { session_token: _, ...fields } = body;
+  const fingerprint = sha256Hex(JSON.stringify([new URL(request.url).pathname.split('/').pop(), token.sessionId, fields]));
+  const [result] = await call(keyHash, token.sessionId, body, fingerprint);
+  if (result.outcome !== 'ok' && result.outcome !== 'replayed') {
+    const [session] = result.outcome === 'insufficient_funds'
+      ? await ctx.sql<{ currency_code: string }[]>`select currency_code from public.game_session where id = ${token.sessionId}`
+      : [];
+    throw refused(result.outcome, result.balance, session?.currency_code ?? null);
+  }
+  return new Response(result.body, {
+    status: 200,
+    headers: {
+      'content-type': 'application/json', 'cache-control': 'no-store',
+      ...(result.outcome === 'replayed' ? { 'idempotent-replayed': 'true' } : {}),
+    },
+  });
+}
+
+/** POST /v3/provider/bets */
+export function bet(ctx: ApiContext, request: Request): Promise<Response> {
+  return apply(ctx, request, betBody, (keyHash, sessionId, b, fingerprint) =>
+    ctx.sql<Applied[]>`
+      select outcome, body::text, balance from private.round_bet(${keyHash}, ${sessionId}::uuid, ${b.transaction_id},
+        ${b.round_id}, ${b.amount}::numeric, ${b.round_closed ?? false}, ${fingerprint})`);
+}
+
+/** POST /v3/provider/wins */
+export function win(ctx: ApiContext, request: Request): Promise<Response> {
+  return apply(ctx, request, winBody, (keyHash, sessionId, w, fingerprint) =>
+    ctx.sql<Applied[]>`
+      select outcome, body::text, balance from private.round_win(${keyHash}, ${sessionId}::uuid, ${w.transaction_id},
+        ${w.round_id}, ${w.amount}::numeric, ${w.round_closed ?? false}, ${w.bet_transaction_id ?? null}, ${fingerprint})`);
+}
+
+/** POST /v3/provider/rollbacks */
+export function rollback(ctx: ApiContext, request: Request): Promise<Response> {
+  return apply(ctx, request, rollbackBody, (keyHash, sessionId, r, fingerprint) =>
+    ctx.sql<Applied[]>`
+      select outcome, body::text, balance from private.round_rollback(${keyHash}, ${sessionId}::uuid, ${r.transaction_id},
+        ${r.rolled_back_transaction_id}, ${fingerprint})`);
+}

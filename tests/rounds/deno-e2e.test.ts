@@ -1,0 +1,47 @@
+// A round end to end under real Deno, as a game provider's server plays it: the operator creates a
+// session over HTTP, the provider takes a bet, pays a win and rolls another bet back with its own
+// key and the launch token, and the operator's ledger shows each movement once.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serveApiForFile } from '../openapi/served-api.ts';
+
+const api = serveApiForFile('rounds-e2e');
+let providerKey: string;
+
+beforeAll(async () => {
+  await api.sql`insert into public.wallet (client_id, currency_code, is_primary) values (${api.operator.account.id}, 'EUR', true)`;
+  await api.sql`select * from public.record_transaction(${api.operator.account.id}::uuid, 'EUR', 'deposit', 100::numeric)`;
+  providerKey = (await api.sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key;
+});
+
+const call = async (path: string, key: string, body?: object) => {
+  const response = await fetch(`${api.url}/v3${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: await response.json() };
+};
+
+describe('a round under Deno', () => {
+  it('bet, win, rollback: each answered with the balance, each moving the float once', async () => {
+    const session = await call('/sessions', api.operator.key, { player_id: 'p-e2e', game_id: 'pragmatic-play:vs20olympgate', currency: 'EUR' });
+    expect(session.status).toBe(201);
+    const token = new URL(session.body.launch_url).searchParams.get('token')!;
+    const round = `round-${randomUUID()}`;
+    const [bet1, bet2] = [`bet-${randomUUID()}`, `bet-${randomUUID()}`];
+    expect(await call(`/provider/balance?session_token=${token}`, providerKey)).toEqual({ status: 200, body: { balance: '100.0000', currency: 'EUR' } });
+    expect((await call('/provider/bets', providerKey, { session_token: token, transaction_id: bet1, round_id: round, amount: '10' })).body)
+      .toMatchObject({ balance: '90.0000' });
+    expect((await call('/provider/bets', providerKey, { session_token: token, transaction_id: bet2, round_id: round, amount: '5' })).body)
+      .toMatchObject({ balance: '85.0000' });
+    expect((await call('/provider/rollbacks', providerKey, { session_token: token, transaction_id: `rb-${randomUUID()}`, rolled_back_transaction_id: bet2 })).body)
+      .toMatchObject({ balance: '90.0000' });
+    expect((await call('/provider/wins', providerKey, {
+      session_token: token, transaction_id: `win-${randomUUID()}`, round_id: round, amount: '30', round_closed: true, bet_transaction_id: bet1,
+    })).body).toMatchObject({ balance: '120.0000' });
+    const ledger = await call('/transactions?limit=10', api.operator.key);
+    expect(ledger.body.data.map((t: { type: string; amount: string }) => `${t.type} ${t.amount}`))
+      .toEqual(['win 30.0000', 'adjustment 5.0000', 'bet -5.0000', 'bet -10.0000', 'deposit 100.0000']);
+  });
+});

@@ -1,0 +1,124 @@
+// The provider API in-process against the test database: a provider's key and the launch token of
+// a session POST /v3/sessions made; the balance, bets, wins and rollbacks; repeats replayed byte for
+// byte; every refusal a problem with its code; 401 before 400; each answer as the document says.
+import { createHash, randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
+import { connect } from '../helpers/db.ts';
+import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
+
+const sql = connect();
+const { handle } = await sessionsHandler();
+let operator: Operator;
+let providerKey: string;
+let spribeKey: string;
+
+beforeAll(async () => {
+  operator = await newOperator(sql, 'provider-api');
+  await sql`insert into public.wallet (client_id, currency_code, is_primary) values (${operator.account.id}, 'EUR', true)`;
+  await sql`select * from public.record_transaction(${operator.account.id}::uuid, 'EUR', 'deposit', 50::numeric)`;
+  providerKey = (await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key;
+  spribeKey = (await sql`select key from public.issue_provider_key('spribe')`)[0].key;
+});
+
+/** A new session's launch token, made by POST /v3/sessions with the operator's key (or another). */
+async function launchToken(key = operator.key, body: object = validBody): Promise<string> {
+  const response = await handle(sessionRequest(body, { key }));
+  expect(response.status).toBe(201);
+  return new URL((await response.json()).launch_url).searchParams.get('token')!;
+}
+
+const operations: Record<string, OperationId> = { bets: 'providerBet', wins: 'providerWin', rollbacks: 'providerRollback' };
+
+async function post(path: 'bets' | 'wins' | 'rollbacks', body: object, key: string | null = providerKey) {
+  const response = await handle(new Request(`http://api.test/v3/provider/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: JSON.stringify(body),
+  }));
+  const text = await response.text();
+  expectResponseMatches(operations[path], response, JSON.parse(text));
+  return { status: response.status, text, body: JSON.parse(text), replayed: response.headers.get('idempotent-replayed') };
+}
+
+const id = (prefix: string) => `${prefix}-${randomUUID()}`;
+
+describe('the provider API', () => {
+  it('answers the balance of the session\'s currency', async () => {
+    const token = await launchToken();
+    const response = await handle(new Request(`http://api.test/v3/provider/balance?session_token=${token}`, {
+      headers: { authorization: `Bearer ${providerKey}` },
+    }));
+    const body = await response.json();
+    expectResponseMatches('providerBalance', response, body);
+    expect(body).toEqual({ balance: '50.0000', currency: 'EUR' });
+  });
+
+  it('takes a bet, pays a win, and replays a repeat byte for byte', async () => {
+    const token = await launchToken();
+    const [tx, round] = [id('bet'), id('round')];
+    const bet = { session_token: token, transaction_id: tx, round_id: round, amount: '2.5' };
+    const first = await post('bets', bet);
+    expect(first).toMatchObject({ status: 200, replayed: null });
+    expect(first.body).toEqual({ transaction_id: tx, round_id: round, balance: expect.any(String), currency: 'EUR' });
+    const again = await post('bets', bet);
+    expect(again).toMatchObject({ status: 200, text: first.text, replayed: 'true' });
+    expect(await post('bets', { ...bet, amount: '3' })).toMatchObject({ status: 409, body: { code: 'duplicate_transaction' } });
+    const won = await post('wins', { session_token: token, transaction_id: id('win'), round_id: round, amount: '10', round_closed: true });
+    expect(won.status).toBe(200);
+    expect(Number(won.body.balance) - Number(first.body.balance)).toBe(10);
+    expect(await post('rollbacks', { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: tx }))
+      .toMatchObject({ status: 422, body: { code: 'bet_settled', retryable: false } });
+  });
+
+  it('rolls a bet back, and answers a rollback of an unseen bet with OK', async () => {
+    const token = await launchToken();
+    const [tx, round] = [id('bet'), id('round')];
+    const bet = await post('bets', { session_token: token, transaction_id: tx, round_id: round, amount: '1' });
+    const back = await post('rollbacks', { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: tx });
+    expect(back).toMatchObject({ status: 200, body: { round_id: round } });
+    expect(Number(back.body.balance) - Number(bet.body.balance)).toBe(1);
+    const unseen = await post('rollbacks', { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: id('never') });
+    expect(unseen).toMatchObject({ status: 200, body: { round_id: null } });
+  });
+
+  it('refuses a bet the float cannot cover with the balance, and says which currency', async () => {
+    const token = await launchToken();
+    const refused = await post('bets', { session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '1000000' });
+    expect(refused).toMatchObject({ status: 422, body: { code: 'insufficient_funds', balance: expect.any(String), currency: 'EUR' } });
+  });
+
+  it('checks the key first (401), then the body (400) and the token (403), then the session (404, 422)', async () => {
+    const token = await launchToken();
+    const bet = { session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '1' };
+    expect(await post('bets', { nonsense: true }, null)).toMatchObject({ status: 401, body: { code: 'missing_api_key' } });
+    expect(await post('bets', { nonsense: true }, operator.key)).toMatchObject({ status: 401, body: { code: 'invalid_provider_key' } });
+    expect(await post('bets', { nonsense: true }, `cgs_prov_${'x'.repeat(43)}`)).toMatchObject({ status: 401 });
+    const invalid = await post('bets', { ...bet, amount: 1, round_closed: 'yes', extra: 1 });
+    expect(invalid).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect(invalid.body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['#/amount', '#/extra', '#/round_closed']);
+    for (const amount of ['0', '0.00', '1.23456', '-1', '1e3', '01']) {
+      expect(await post('bets', { ...bet, amount }), amount).toMatchObject({ status: 400 });
+    }
+    const [header, payload, signature] = token.split('.');
+    const forged = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith('A') ? 'BB' : 'AA'}`;
+    expect(await post('bets', { ...bet, session_token: forged })).toMatchObject({ status: 403, body: { code: 'invalid_session_token' } });
+    expect(await post('bets', bet, spribeKey)).toMatchObject({ status: 404, body: { code: 'unknown_session' } });
+    const test = (await issueKey(sql, operator.account, 'Sandbox', false)).key;
+    expect(await post('bets', { ...bet, session_token: await launchToken(test) }))
+      .toMatchObject({ status: 422, body: { code: 'test_session_unsupported' } });
+  });
+
+  it('stores only the hash of a provider key, and refuses one once revoked', async () => {
+    const [issued] = await sql`select * from public.issue_provider_key('pragmatic-play', 'Short-lived')`;
+    expect(issued.key).toMatch(/^cgs_prov_[A-Za-z0-9_-]{43}$/);
+    const [row] = await sql`select key_hash from public.provider_key where id = ${issued.id}`;
+    expect(row.key_hash).toBe(createHash('sha256').update(issued.key).digest('hex'));
+    const token = await launchToken();
+    const bet = { session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '1' };
+    await sql`select * from public.revoke_provider_key(${issued.id})`;
+    expect(await post('bets', bet, issued.key)).toMatchObject({ status: 401, body: { code: 'invalid_provider_key' } });
+    await expect(sql`update public.provider_key set status = 'active', revoked_at = null where id = ${issued.id}`)
+      .rejects.toMatchObject({ code: '23514' });
+  });
+});
