@@ -12,6 +12,9 @@ import type {
   Page,
   PageQuery,
   Provider,
+  Round,
+  RoundDetail,
+  RoundListQuery,
   SessionInput,
   SessionListQuery,
   SessionRequest,
@@ -72,6 +75,10 @@ export interface OperatorClient {
   currencies: ListMethods<Currency, PageQuery>;
   wallets: ListMethods<Wallet, PageQuery>;
   transactions: ListMethods<Transaction, TransactionListQuery>;
+  rounds: ListMethods<Round, RoundListQuery> & {
+    /** One round by its `id`, with its transactions. */
+    get(id: string, options?: RequestOptions): Promise<RoundDetail>;
+  };
 }
 
 /** A camelCased query as the API's query string (`updatedSince` is `updated_since`); undefined values left out. */
@@ -193,5 +200,9 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
     currencies: listOf<Currency, PageQuery>('/v3/currencies'),
     wallets: listOf<Wallet, PageQuery>('/v3/wallets'),
     transactions: listOf<Transaction, TransactionListQuery>('/v3/transactions'),
+    rounds: {
+      ...listOf<Round, RoundListQuery>('/v3/rounds'),
+      get: (id, { signal } = {}) => call<RoundDetail>({ method: 'GET', path: `/v3/rounds/${encodeURIComponent(id)}`, signal }),
+    },
   };
 }

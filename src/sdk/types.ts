@@ -23,6 +23,9 @@ export type Provider = Schemas['Provider'];
 export type Currency = Schemas['Currency'];
 export type Wallet = Schemas['Wallet'];
 export type Transaction = Schemas['Transaction'];
+export type Round = Schemas['Round'];
+/** A round as `GET /v3/rounds/{id}` returns it: with its transactions. */
+export type RoundDetail = Schemas['RoundDetail'];
 
 /** One page of a list: `data`, and `next_cursor` (null on the last page) to ask for the next. */
 export interface Page<T> {
@@ -36,6 +39,7 @@ type ListQuery<Op extends keyof operations> = CamelCased<NonNullable<operations[
 export type SessionListQuery = ListQuery<'listSessions'>;
 export type GameListQuery = ListQuery<'listGames'>;
 export type TransactionListQuery = ListQuery<'listTransactions'>;
+export type RoundListQuery = ListQuery<'listRounds'>;
 /** `limit` and `cursor`, which every list takes. */
 export type PageQuery = ListQuery<'listWallets'>;
 

@@ -532,6 +532,79 @@ $$;
 revoke execute on function private.round_rollback from public, anon, authenticated, service_role;
 
 -- ============================================================================================
+-- The operator API's reads (GET /v3/rounds, GET /v3/rounds/{id}): the caller's rounds in its key's
+-- mode, newest first, one call each with the key check; `authorized` false (nothing else set) for a
+-- key that does not authenticate. JSON leaves as text, put into the response as it is.
+-- ============================================================================================
+create view private.round_entry as
+  select r.id, r.client_id, r.livemode, r.status, r.player_id, r.session_id, r.opened_at,
+         json_build_object(
+           'id', r.id, 'round_id', r.provider_round_id, 'provider', gp.slug, 'game_id', gp.slug || ':' || r.game,
+           'session_id', r.session_id, 'player_id', r.player_id, 'currency', r.currency_code, 'status', r.status,
+           'total_bet', r.total_bet::text, 'total_win', r.total_win::text, 'livemode', r.livemode,
+           'opened_at', r.opened_at, 'closed_at', r.closed_at) as round
+  from public.game_round r
+  join public.game_provider gp on gp.id = r.provider_id;
+revoke all on private.round_entry from public, anon, authenticated, service_role;
+
+-- `opened_before` lists the rounds open too long (stuck): status open and opened before it.
+create function private.list_rounds(
+  key_hash text,
+  status text,
+  player_id text,
+  session_id uuid,
+  opened_before timestamptz,
+  before_opened timestamptz,
+  before_id uuid,
+  page_size int
+) returns table (authorized boolean, id uuid, "position" text, round text)
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return query
+  select a.key_id is not null, r.id, to_char(r.opened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), r.round::text
+  from (select 1) one
+  left join private.authenticate_api_key(list_rounds.key_hash) a on true
+  left join lateral (
+    select r.id, r.opened_at, r.round
+    from private.round_entry r
+    where r.client_id = a.client_id and r.livemode = a.livemode
+      and (list_rounds.status is null or r.status = list_rounds.status)
+      and (list_rounds.player_id is null or r.player_id = list_rounds.player_id)
+      and (list_rounds.session_id is null or r.session_id = list_rounds.session_id)
+      and (list_rounds.opened_before is null or r.opened_at < list_rounds.opened_before)
+      and (list_rounds.before_opened is null or (r.opened_at, r.id) < (list_rounds.before_opened, list_rounds.before_id))
+    order by r.opened_at desc, r.id desc
+    limit list_rounds.page_size
+  ) r on true;
+end;
+$$;
+revoke execute on function private.list_rounds from public, anon, authenticated, service_role;
+
+-- One round with its transactions in the order they came; another client's or mode's is not_found.
+create function private.read_round(key_hash text, round_id uuid)
+returns table (outcome text, round text)
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return query
+  select case when a.key_id is null then 'unauthorized' when r.id is null then 'not_found' else 'found' end,
+         (r.round::jsonb || jsonb_build_object('transactions', coalesce((
+           select jsonb_agg(jsonb_build_object(
+                    'transaction_id', t.transaction_id, 'type', t.kind, 'amount', t.amount::text,
+                    'related_transaction_id', t.related_transaction_id, 'rolled_back', t.rolled_back,
+                    'created_at', t.created_at) order by t.created_at, t.transaction_id)
+           from public.round_transaction t where t.round_id = r.id), '[]'::jsonb)))::text
+  from (select 1) one
+  left join private.authenticate_api_key(read_round.key_hash) a on true
+  left join private.round_entry r on r.id = read_round.round_id and r.client_id = a.client_id and r.livemode = a.livemode;
+end;
+$$;
+revoke execute on function private.read_round from public, anon, authenticated, service_role;
+
+-- ============================================================================================
 -- Triggers
 -- ============================================================================================
 create trigger provider_key_keep_revoked

@@ -3,6 +3,7 @@
 // key and the launch token, and the operator's ledger shows each movement once.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createOperatorClient } from '../../src/sdk/index.ts';
 import { serveApiForFile } from '../openapi/served-api.ts';
 
 const api = serveApiForFile('rounds-e2e');
@@ -43,5 +44,10 @@ describe('a round under Deno', () => {
     const ledger = await call('/transactions?limit=10', api.operator.key);
     expect(ledger.body.data.map((t: { type: string; amount: string }) => `${t.type} ${t.amount}`))
       .toEqual(['win 30.0000', 'adjustment 5.0000', 'bet -5.0000', 'bet -10.0000', 'deposit 100.0000']);
+    // The operator reads the round back through the SDK.
+    const client = createOperatorClient({ baseUrl: api.url, apiKey: api.operator.key });
+    const [listed] = (await client.rounds.list({ sessionId: session.body.id })).data;
+    expect(listed).toMatchObject({ round_id: round, status: 'closed', total_bet: '10.0000', total_win: '30.0000' });
+    expect((await client.rounds.get(listed.id)).transactions.map((t) => t.type)).toEqual(['bet', 'bet', 'rollback', 'win']);
   });
 });

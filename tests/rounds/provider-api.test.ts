@@ -122,3 +122,59 @@ describe('the provider API', () => {
       .rejects.toMatchObject({ code: '23514' });
   });
 });
+
+describe('the operator\'s rounds', () => {
+  const get = async (path: string, key = operator.key) => {
+    const response = await handle(new Request(`http://api.test/v3${path}`, { headers: { authorization: `Bearer ${key}` } }));
+    const body = await response.json();
+    expectResponseMatches(path.startsWith('/rounds?') ? 'listRounds' : 'getRound', response, body);
+    return { status: response.status, body };
+  };
+
+  it('lists the caller\'s rounds newest first with their totals, and reads one with its transactions', async () => {
+    const token = await launchToken();
+    const [b1, b2, round] = [id('bet'), id('bet'), id('round')];
+    await post('bets', { session_token: token, transaction_id: b1, round_id: round, amount: '2' });
+    await post('bets', { session_token: token, transaction_id: b2, round_id: round, amount: '3' });
+    await post('rollbacks', { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: b2 });
+    await post('wins', { session_token: token, transaction_id: id('win'), round_id: round, amount: '4.5', round_closed: true });
+    const [{ id: sessionId }] = await sql`select session_id as id from public.game_round where provider_round_id = ${round}`;
+    const listed = await get(`/rounds?session_id=${sessionId}`);
+    expect(listed.body.data).toHaveLength(1);
+    expect(listed.body.data[0]).toMatchObject({
+      round_id: round, game_id: 'pragmatic-play:vs20olympgate', status: 'closed', total_bet: '2.0000', total_win: '4.5000', livemode: true,
+    });
+    const read = await get(`/rounds/${listed.body.data[0].id}`);
+    expect(read.body.transactions.map((t: { type: string; amount: string; rolled_back: boolean }) => `${t.type} ${t.amount} ${t.rolled_back}`))
+      .toEqual(['bet 2.0000 false', 'bet 3.0000 true', 'rollback 3.0000 false', 'win 4.5000 false']);
+  });
+
+  it('pages by cursor, filters by status and finds rounds left open (opened_before)', async () => {
+    const token = await launchToken();
+    const rounds = [id('round'), id('round'), id('round')];
+    for (const round of rounds) await post('bets', { session_token: token, transaction_id: id('bet'), round_id: round, amount: '0.01' });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { data: { round_id: string }[]; next_cursor: string | null } } =
+        await get(`/rounds?status=open&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...page.body.data.map((r) => r.round_id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(seen.slice(0, 3)).toEqual([...rounds].reverse());
+    expect((await get(`/rounds?status=open&opened_before=2000-01-01T00:00:00Z`)).body.data).toEqual([]);
+    expect((await get(`/rounds?status=open&opened_before=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).body.data.length)
+      .toBeGreaterThanOrEqual(3);
+    expect(await get('/rounds?status=stuck')).toMatchObject({ status: 400, body: { code: 'invalid_parameters' } });
+  });
+
+  it('shows another client, and a test key, none of them', async () => {
+    const [{ id: roundId }] = await sql`select id from public.game_round where client_id = ${operator.account.id} limit 1`;
+    const other = await newOperator(sql, 'other');
+    expect(await get(`/rounds/${roundId}`, other.key)).toMatchObject({ status: 404 });
+    expect((await get('/rounds?limit=100', other.key)).body.data).toEqual([]);
+    const test = (await issueKey(sql, operator.account, 'Sandbox reads', false)).key;
+    expect((await get('/rounds?limit=100', test)).body.data).toEqual([]);
+    expect(await get('/rounds/not-a-uuid')).toMatchObject({ status: 404 });
+  });
+});

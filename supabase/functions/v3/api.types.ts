@@ -285,6 +285,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's rounds
+         * @description Rounds of the caller's sessions in its key's mode, newest first, a page at a time.
+         */
+        get: operations["listRounds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/rounds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a round
+         * @description One of the caller's rounds with its transactions; anything else is `404`.
+         */
+        get: operations["getRound"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -594,6 +634,76 @@ export interface components {
         ProviderBalance: {
             balance: components["schemas"]["Amount"];
             currency: string;
+        };
+        Round: {
+            /** Format: uuid */
+            id: string;
+            /** @description The provider's id of the round. */
+            round_id: string;
+            provider: string;
+            game_id: string;
+            /** Format: uuid */
+            session_id: string;
+            player_id: string;
+            currency: string;
+            /**
+             * @description `cancelled`: every bet was rolled back and nothing won.
+             * @enum {string}
+             */
+            status: "open" | "closed" | "cancelled";
+            /** @description Bets, net of rollbacks. */
+            total_bet: components["schemas"]["Amount"];
+            total_win: components["schemas"]["Amount"];
+            livemode: boolean;
+            /** Format: date-time */
+            opened_at: string;
+            /** Format: date-time */
+            closed_at: string | null;
+        };
+        RoundTransaction: {
+            transaction_id: string;
+            /** @enum {string} */
+            type: "bet" | "win" | "rollback";
+            amount: components["schemas"]["Amount"];
+            /** @description The bet a win named or a rollback reversed. */
+            related_transaction_id: string | null;
+            /** @description A bet a rollback reversed. */
+            rolled_back: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        RoundDetail: {
+            /** Format: uuid */
+            id: string;
+            /** @description The provider's id of the round. */
+            round_id: string;
+            provider: string;
+            game_id: string;
+            /** Format: uuid */
+            session_id: string;
+            player_id: string;
+            currency: string;
+            /**
+             * @description `cancelled`: every bet was rolled back and nothing won.
+             * @enum {string}
+             */
+            status: "open" | "closed" | "cancelled";
+            /** @description Bets, net of rollbacks. */
+            total_bet: components["schemas"]["Amount"];
+            total_win: components["schemas"]["Amount"];
+            livemode: boolean;
+            /** Format: date-time */
+            opened_at: string;
+            /** Format: date-time */
+            closed_at: string | null;
+            /** @description In the order they came. */
+            transactions: components["schemas"]["RoundTransaction"][];
+        };
+        RoundList: {
+            data: components["schemas"]["Round"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
         };
     };
     responses: {
@@ -1626,6 +1736,103 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ProviderRefused"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRounds: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only rounds in this status.
+                 * @example open
+                 */
+                status?: "open" | "closed" | "cancelled";
+                /**
+                 * @description Only this player's.
+                 * @example player-1
+                 */
+                player_id?: string;
+                /**
+                 * @description Only this session's.
+                 * @example 0b6b7a8e-3c1f-4d2a-9e57-5f7c1d2a4b90
+                 */
+                session_id?: string;
+                /**
+                 * @description Only rounds opened before this instant: with `status=open`, the rounds left open too long (stuck).
+                 * @example 2026-11-24T00:00:00Z
+                 */
+                opened_before?: components["schemas"]["DateTime"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoundList"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRound: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The round's `id` (not the provider's `round_id`).
+                 * @example 5d0c7f3e-2a41-4c8e-9b7a-1f2e3d4c5b6a
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The round. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoundDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

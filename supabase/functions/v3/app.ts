@@ -8,6 +8,7 @@ import { type ApiContext, apiContext, type ApiDependencies } from './context.ts'
 import { catalogueRoutes } from './routes/catalogue.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { providerRoutes } from './routes/provider.ts';
+import { roundRoutes } from './routes/rounds.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { walletRoutes } from './routes/wallets.ts';
 
@@ -21,7 +22,8 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
     .route('/', catalogueRoutes(ctx))
     .route('/', walletRoutes(ctx))
     .route('/', metaRoutes(ctx))
-    .route('/', providerRoutes(ctx));
+    .route('/', providerRoutes(ctx))
+    .route('/', roundRoutes(ctx));
   const app = new Hono({ strict: false });
   for (const base of BASES) app.route(base, v3);
   app.notFound(() => new Problem('not_found', 'No such resource in API v3.').toResponse());
