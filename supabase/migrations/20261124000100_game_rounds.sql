@@ -304,6 +304,8 @@ begin
     return;
   end if;
 
+  -- One first bet at a time per round: two at once must not both create it.
+  perform pg_advisory_xact_lock(hashtextextended(context.provider_id::text || '/round/' || round_bet.round_id, 0));
   select * into round from public.game_round r
   where r.provider_id = context.provider_id and r.provider_round_id = round_bet.round_id
   for update;
@@ -473,6 +475,7 @@ declare
   bet public.round_transaction;
   ledger public.transaction;
   balance_after text;
+  lock_key bigint;
 begin
   select * into context from private.round_context(key_hash, session_id);
   if context.problem is not null then
@@ -480,18 +483,28 @@ begin
     return;
   end if;
   s := context.session;
-  perform pg_advisory_xact_lock(hashtextextended(context.provider_id::text || '/' || transaction_id, 0));
+  -- Its own id's lock, and the bet's: a bet still being applied is rolled back after it, never
+  -- beside it. Taken in one order, so two rollbacks naming each other cannot wait on each other.
+  foreach lock_key in array (
+    select array_agg(distinct k order by k)
+    from unnest(array[hashtextextended(context.provider_id::text || '/' || transaction_id, 0),
+                      hashtextextended(context.provider_id::text || '/' || rolled_back_transaction_id, 0)]) k
+  ) loop
+    perform pg_advisory_xact_lock(lock_key);
+  end loop;
   select * into replay from private.round_replay(context.provider_id, transaction_id, request_fingerprint);
   if replay.outcome is not null then
     return query select replay.outcome, replay.body, null::text;
     return;
   end if;
-  -- The bet's own lock: a bet still being applied is rolled back after it, never beside it.
-  perform pg_advisory_xact_lock(hashtextextended(context.provider_id::text || '/' || rolled_back_transaction_id, 0));
 
+  -- Locks in the order every call takes them: the round, then its transactions, then the float.
   select * into bet from public.round_transaction t
-  where t.provider_id = context.provider_id and t.transaction_id = rolled_back_transaction_id
-  for update;
+  where t.provider_id = context.provider_id and t.transaction_id = rolled_back_transaction_id;
+  if bet.round_id is not null then
+    select * into round from public.game_round r where r.id = bet.round_id for update;
+    select * into bet from public.round_transaction t where t.id = bet.id for update;
+  end if;
   if bet.id is not null and (bet.kind <> 'bet' or bet.client_id <> s.client_id) then
     return query select 'invalid_rollback', null::json, null::text;
     return;
@@ -502,7 +515,6 @@ begin
   end if;
 
   if bet.id is not null and not bet.rolled_back then
-    select * into round from public.game_round r where r.id = bet.round_id for update;
     ledger := public.record_transaction(s.client_id, round.currency_code, 'adjustment', bet.amount,
                                         format('round %s, rollback %s of bet %s', round.provider_round_id,
                                                round_rollback.transaction_id, rolled_back_transaction_id));
