@@ -777,6 +777,31 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      "resolve_round": {
+        Args: { "resolution": string; "round_id": string };
+        Returns: {
+          "client_id": string;
+          "closed_at": string | null;
+          "currency_code": string;
+          "game": string;
+          "id": string;
+          "livemode": boolean;
+          "opened_at": string;
+          "player_id": string;
+          "provider_id": string;
+          "provider_round_id": string;
+          "session_id": string;
+          "status": string;
+          "total_bet": number;
+          "total_win": number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "game_round";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       "revoke_api_key": {
         Args: { "id": string };
         Returns: {

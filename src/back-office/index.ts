@@ -8,6 +8,7 @@ export {
   type IssueApiKeyArgs,
   type IssuedApiKey,
   recordTransaction,
+  resolveRound,
   type RecordTransactionArgs,
   revokeApiKey,
   type RevokedApiKey,

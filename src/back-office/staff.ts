@@ -37,3 +37,15 @@ export function recordTransaction(
 ): PromiseLike<PostgrestSingleResponse<Tables<'transaction'>>> {
   return db.rpc('record_transaction', args);
 }
+
+/**
+ * Ends a round a provider left open: `close` keeps it as played, `cancel` gives back every bet no
+ * win settled (refused for a round that paid a win). Find them with `GET /v3/rounds?status=open`.
+ */
+export function resolveRound(
+  db: BackOfficeClient,
+  roundId: string,
+  resolution: 'close' | 'cancel',
+): PromiseLike<PostgrestSingleResponse<Tables<'game_round'>>> {
+  return db.rpc('resolve_round', { round_id: roundId, resolution });
+}

@@ -679,6 +679,87 @@ comment on function public.revoke_provider_key(uuid) is
 revoke execute on function public.revoke_provider_key(uuid) from public, anon;
 grant execute on function public.revoke_provider_key(uuid) to authenticated, staff, service_role;
 
+-- A round left open (a provider that crashed after a bet, say) is ended by staff: `close` keeps it as
+-- played (its bets stand, its wins are paid); `cancel` gives back every bet nothing settled, each a
+-- rollback in the round's transactions and an adjustment in the ledger, and is refused for a round
+-- that paid a win (close it instead). Resolving a round the same way again returns it unchanged.
+create function private.resolve_round(round_id uuid, resolution text)
+returns public.game_round
+language plpgsql
+-- security definer: staff may not write rounds or their transactions themselves (nobody writes them
+-- through the API); this is the one way they end one.
+security definer
+set search_path = ''
+as $$
+declare
+  round public.game_round;
+  bet public.round_transaction;
+  ledger public.transaction;
+  resolved_status text := case resolution when 'close' then 'closed' when 'cancel' then 'cancelled' end;
+begin
+  perform private.require_staff('resolve rounds');
+  if resolved_status is null then
+    raise exception 'resolution must be close or cancel' using errcode = '22023';
+  end if;
+  select * into round from public.game_round r where r.id = resolve_round.round_id for update;
+  if round.id is null then
+    raise exception 'no round %', resolve_round.round_id using errcode = 'P0002';
+  end if;
+  if round.status <> 'open' then
+    if round.status = resolved_status then
+      return round;
+    end if;
+    raise exception 'the round is already %', round.status using errcode = '55000';
+  end if;
+  if resolution = 'cancel' then
+    if round.total_win > 0 then
+      raise exception 'a round that paid a win cannot be cancelled: close it' using errcode = '55000';
+    end if;
+    for bet in
+      select * from public.round_transaction t
+      where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back and not t.settled
+      order by t.created_at
+      for update
+    loop
+      ledger := public.record_transaction(round.client_id, round.currency_code, 'adjustment', bet.amount,
+                                          format('round %s cancelled by staff: bet %s given back', round.provider_round_id,
+                                                 bet.transaction_id));
+      update public.round_transaction t set rolled_back = true where t.id = bet.id;
+      insert into public.round_transaction
+        (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
+         ledger_transaction_id, request_fingerprint, response_body)
+      values (round.provider_id, 'cgs-cancel-' || bet.id, 'rollback', round.client_id, round.id, bet.amount,
+              bet.transaction_id, bet.id, ledger.id, encode(extensions.digest('cgs-cancel-' || bet.id, 'sha256'), 'hex'),
+              private.round_answer('cgs-cancel-' || bet.id, round.provider_round_id, ledger.balance_after::text,
+                                   round.currency_code));
+    end loop;
+  end if;
+  update public.game_round r
+  set status = resolved_status,
+      total_bet = case when resolved_status = 'closed' then r.total_bet else 0 end,
+      closed_at = now()
+  where r.id = round.id
+  returning r.* into round;
+  return round;
+end;
+$$;
+revoke execute on function private.resolve_round from public, anon, authenticated;
+grant execute on function private.resolve_round to staff, service_role;
+
+-- Staff end a stuck round (GET /v3/rounds?status=open&opened_before=... lists them): see
+-- private.resolve_round.
+create function public.resolve_round(round_id uuid, resolution text)
+returns public.game_round
+language sql
+set search_path = ''
+as $$
+  select * from private.resolve_round(resolve_round.round_id, resolve_round.resolution);
+$$;
+comment on function public.resolve_round(uuid, text) is
+  'Staff: ends a round left open, `close` (as played) or `cancel` (its unsettled bets given back).';
+revoke execute on function public.resolve_round(uuid, text) from public, anon;
+grant execute on function public.resolve_round(uuid, text) to authenticated, staff, service_role;
+
 -- ============================================================================================
 -- Policies
 -- ============================================================================================

@@ -162,6 +162,13 @@ describe('the writes the back office makes', () => {
       Array(2).fill('application/vnd.pgrst.object+json'),
     );
   });
+
+  it('resolveRound: resolve_round with the round and how to end it', async () => {
+    const { db, last } = recordingClient();
+    const round = randomUUID();
+    await backOffice.resolveRound(db, round, 'cancel');
+    expect([last().method, last().path, last().body]).toEqual(['POST', '/rest/v1/rpc/resolve_round', { round_id: round, resolution: 'cancel' }]);
+  });
 });
 
 describe('createBackOfficeClient', () => {

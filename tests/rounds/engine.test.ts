@@ -3,7 +3,7 @@
 // transaction, as the provider routes make it.
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '../helpers/db.ts';
+import { as, cast, connect, outcome } from '../helpers/db.ts';
 import { issueKey, newOperator, type Operator } from '../sessions/helpers.ts';
 
 const sql = connect();
@@ -178,5 +178,40 @@ describe('the round engine, transfer mode', () => {
                  + coalesce(sum(amount) filter (where kind = 'rollback' and ledger_transaction_id is not null), 0) as expected
       from public.round_transaction where client_id = ${operator.account.id}`;
     expect(row.float).toBe(row.expected);
+  });
+});
+
+describe('stuck rounds', () => {
+  it('staff cancel an open round: its unsettled bets come back, each a rollback and an adjustment', async () => {
+    const s = await session();
+    const [b1, b2, round] = [id('bet'), id('bet'), id('round')];
+    const before = await float();
+    await bet(s, b1, round, '4');
+    await bet(s, b2, round, '6');
+    const { id: roundId } = await roundOf(round);
+    const people = await cast(sql);
+    expect(await outcome(() => as(sql, people.alice, (tx) => tx`select * from public.resolve_round(${roundId}, 'cancel')`))).toBe('42501');
+    const [resolved] = await as(sql, people.adam, (tx) => tx`select * from public.resolve_round(${roundId}, 'cancel')`);
+    expect(resolved).toMatchObject({ status: 'cancelled', total_bet: '0.0000' });
+    expect(await float()).toBe(before);
+    const kinds = await sql`select kind, amount::text, rolled_back from public.round_transaction where round_id = ${roundId} order by created_at, kind`;
+    expect(kinds.filter((t) => t.kind === 'rollback').map((t) => t.amount).sort()).toEqual(['4.0000', '6.0000']);
+    // Again the same way: unchanged; the other way: refused.
+    expect((await sql`select status from public.resolve_round(${roundId}, 'cancel')`)[0].status).toBe('cancelled');
+    await expect(sql`select * from public.resolve_round(${roundId}, 'close')`).rejects.toMatchObject({ code: '55000' });
+    expect(await bet(s, id('bet'), round, '1')).toMatchObject({ outcome: 'round_closed' });
+  });
+
+  it('staff close a round as played; a round that paid a win cannot be cancelled', async () => {
+    const s = await session();
+    const round = id('round');
+    await bet(s, id('bet'), round, '1');
+    await win(s, id('win'), round, '2');
+    const { id: roundId } = await roundOf(round);
+    await expect(sql`select * from public.resolve_round(${roundId}, 'cancel')`).rejects.toMatchObject({ code: '55000' });
+    const before = await float();
+    expect((await sql`select status from public.resolve_round(${roundId}, 'close')`)[0].status).toBe('closed');
+    expect(await float()).toBe(before);
+    await expect(sql`select * from public.resolve_round(${roundId}, 'void')`).rejects.toMatchObject({ code: '22023' });
   });
 });
