@@ -4,15 +4,15 @@
 //   throughput at concurrency 16, p99 under 25 ms;
 // - GET /v3/transactions of one client among 1,000,000 transactions, page 1 and page 100 by cursor:
 //   p99 under 25 ms both (keyset pages cost the same however deep).
-import autocannon from 'autocannon';
 import postgres, { type Sql } from 'postgres';
 import { serveFunction } from '../scripts/lib/deno-function.ts';
 import { freePort } from '../scripts/lib/embedded-postgres.ts';
 import { connectDatabase, databaseDefaults } from '../supabase/functions/_shared/database.ts';
 import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
+import { httpLoad, nodeLoad } from './lib/drive.ts';
 import type { Section } from './lib/section.ts';
 import { loadData } from './rls/data.ts';
-import { LoadRecorder, type LoadResult, throughput } from './sessions/load.ts';
+import { type LoadResult, throughput } from './sessions/load.ts';
 import { issueOperatorKeys } from './sessions/operators.ts';
 
 const GAMES = 20_000;
@@ -128,34 +128,11 @@ async function cursorAt(url: string, key: string, path: string, pages: number): 
 }
 
 function load(url: string, key: string, path: string, seconds: number): Promise<LoadResult> {
-  const recorder = new LoadRecorder();
   const target = new URL(`${url}${path}`);
-  const instance = autocannon({
-    url: target.origin,
-    connections: CONCURRENCY,
-    duration: seconds,
-    timeout: 10,
-    requests: [{ method: 'GET', path: target.pathname + target.search, headers: { authorization: `Bearer ${key}` } }],
-  });
-  instance.on('response', (_client, status, _bytes, ms) => recorder.answer(status, ms));
-  instance.on('reqError', () => recorder.failure());
-  return Promise.resolve(instance).then(() => recorder.result());
+  const request = { method: 'GET', path: target.pathname + target.search, headers: { authorization: `Bearer ${key}` } };
+  return httpLoad(target.origin, [request], CONCURRENCY, seconds);
 }
 
-async function floorLoad(sql: Sql, keyHash: string, call: NonNullable<Case['floor']>, seconds: number): Promise<LoadResult> {
-  const recorder = new LoadRecorder();
-  const deadline = Date.now() + seconds * 1000;
-  const caller = async () => {
-    while (Date.now() < deadline) {
-      const start = process.hrtime.bigint();
-      try {
-        await call(sql, keyHash);
-        recorder.answer(200, Number(process.hrtime.bigint() - start) / 1e6);
-      } catch {
-        recorder.failure();
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, caller));
-  return recorder.result();
+function floorLoad(sql: Sql, keyHash: string, call: NonNullable<Case['floor']>, seconds: number): Promise<LoadResult> {
+  return nodeLoad(CONCURRENCY, seconds, () => call(sql, keyHash));
 }

@@ -1,7 +1,7 @@
 // The part of autocannon@8's programmatic API the sessions benchmark uses (the package ships no
 // types). `responseMax` and `reqsMade` are a client's own fields, used to stop it gracefully.
 declare module 'autocannon' {
-  interface Request {
+  export interface Request {
     method?: string;
     path?: string;
     headers?: Record<string, string>;

@@ -1,0 +1,169 @@
+// Game rounds through the provider API, transfer mode, served by Deno as `npm start` serves it:
+// - bet+win pairs (each connection a player: a bet, then the win closing its round) at concurrency
+//   16 and 64, against the floor (the same engine calls from Node with the function's pool): at
+//   least 0.6 of the floor, p99 under 25 ms, zero errors, and one round transaction per 200;
+// - the hot float: 64 players betting at once for 1, 10 and 100 operators (a float per operator and
+//   currency, one wallet row each): how far one row's lock holds an operator back. Reported.
+import type { Request } from 'autocannon';
+import postgres, { type Sql } from 'postgres';
+import { importFixtureCatalogue } from '../scripts/lib/fixture-catalogue.ts';
+import { serveFunction } from '../scripts/lib/deno-function.ts';
+import { freePort } from '../scripts/lib/embedded-postgres.ts';
+import { connectDatabase, databaseDefaults } from '../supabase/functions/_shared/database.ts';
+import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
+import { httpLoad, nodeLoad } from './lib/drive.ts';
+import type { Section } from './lib/section.ts';
+import { type LoadResult, throughput } from './sessions/load.ts';
+import { issueOperatorKeys } from './sessions/operators.ts';
+
+const OPERATORS = 100;
+const PLAYERS = 64;
+const SECONDS = 5;
+const TARGET = { ratio: 0.6, p99Ms: 25 };
+
+interface Player {
+  token: string;
+  sessionId: string;
+}
+
+export const gameRounds: Section = {
+  name: 'rounds',
+  async run(cluster, log) {
+    const url = await cluster.database('bench_rounds');
+    await importFixtureCatalogue(url);
+    const admin = postgres(url, { max: 2, onnotice: () => {} });
+    const floorSql = connectDatabase(url, { ...databaseDefaults, applicationName: 'bench-rounds-floor' });
+    const served = await serveFunction({ databaseUrl: url, port: await freePort() });
+    try {
+      log(`rounds: ${OPERATORS} operators, ${PLAYERS} players each`);
+      const operatorKeys = await issueOperatorKeys(admin, OPERATORS, 1);
+      await admin`
+        insert into public.wallet (client_id, currency_code) select client_id, 'EUR' from public.api_key`;
+      await admin`select public.record_transaction(client_id, 'EUR', 'deposit', 1e12) from public.api_key`;
+      const [{ key: providerKey }] = await admin`select key from public.issue_provider_key('pragmatic-play')`;
+      // players[operator][n]: each operator's sessions, made as an operator makes them.
+      const players = await Promise.all(operatorKeys.map(async (key) => {
+        const made: Player[] = [];
+        for (let n = 0; n < PLAYERS; n++) made.push(await newSession(served.url, key, n));
+        return made;
+      }));
+      const playerOf = (operators: number) => (n: number) => players[n % operators][Math.floor(n / operators) % PLAYERS];
+
+      let run = 0;
+      const endpoint = (concurrency: number, operators: number) =>
+        betsAndWins(served.url, providerKey, concurrency, playerOf(operators), `r${run++}`);
+      const floor = (concurrency: number, operators: number) =>
+        floorBetsAndWins(floorSql, sha256Hex(providerKey), concurrency, playerOf(operators), `f${run++}`);
+      const rows = async () => (await admin`select count(*)::int as n from public.round_transaction`)[0].n as number;
+
+      const table: string[][] = [];
+      const misses: string[] = [];
+      for (const concurrency of [16, 64]) {
+        log(`  bet+win pairs, concurrency ${concurrency}`);
+        await endpoint(concurrency, OPERATORS); // warm-up
+        const before = await rows();
+        const served_ = await endpoint(concurrency, OPERATORS);
+        const written = (await rows()) - before;
+        const base = await floor(concurrency, OPERATORS);
+        const ratio = throughput(served_) / throughput(base);
+        const missed = [
+          ...(served_.errors ? [`${served_.errors} errors`] : []),
+          ...(written !== served_.ok ? [`${written} rows for ${served_.ok} answers`] : []),
+          ...(served_.p99 >= TARGET.p99Ms ? [`p99 ${served_.p99.toFixed(1)} ms >= ${TARGET.p99Ms}`] : []),
+          ...(ratio < TARGET.ratio ? [`ratio ${ratio.toFixed(2)} < ${TARGET.ratio}`] : []),
+        ];
+        if (missed.length) misses.push(`concurrency ${concurrency}: ${missed.join('; ')}`);
+        table.push([
+          `bet+win, concurrency ${concurrency}, ${OPERATORS} operators`, throughput(served_).toFixed(0), throughput(base).toFixed(0),
+          ratio.toFixed(2), `${served_.p50.toFixed(2)} / ${served_.p99.toFixed(2)}`, `${base.p50.toFixed(2)} / ${base.p99.toFixed(2)}`,
+          `${served_.errors}`, `${written} / ${served_.ok}`, missed.length ? 'MISSED' : 'met',
+        ]);
+      }
+      for (const operators of [1, 10, 100]) {
+        log(`  hot float: ${PLAYERS} players over ${operators} operator(s)`);
+        const result = await endpoint(PLAYERS, operators);
+        table.push([
+          `hot float: ${PLAYERS} players, ${operators} operator(s)`, throughput(result).toFixed(0), '-', '-',
+          `${result.p50.toFixed(2)} / ${result.p99.toFixed(2)}`, '-', `${result.errors}`, '-',
+          `reported (${(throughput(result) / 2).toFixed(0)} bets/s)`,
+        ]);
+      }
+      return {
+        title: 'Game rounds (provider API, transfer mode)',
+        intro: [
+          `${OPERATORS} operators with a EUR float each, ${PLAYERS} sessions each, one provider key. Each connection is a ` +
+            'player sending a bet, then the win that closes its round, and again, through the function under Deno; ' +
+            'the floor is the same two engine calls (private.round_bet, round_win) from Node with the function\'s ' +
+            `pool. Each case ${SECONDS} s after a warm-up; every request sent is answered. Targets: ratio >= ` +
+            `${TARGET.ratio}, p99 < ${TARGET.p99Ms} ms, zero errors, round transactions written = 200 answers. ` +
+            'The hot float spreads the players over fewer operators, down to one wallet row for all of them.',
+        ],
+        table: {
+          columns: ['case', 'endpoint req/s', 'floor req/s', 'ratio', 'endpoint p50 / p99 ms', 'floor p50 / p99 ms', 'errors',
+            'rows / 200s', 'target'],
+          rows: table,
+        },
+        notes: misses.map((miss) => `Missed: ${miss}`),
+        targetsMet: misses.length === 0,
+      };
+    } finally {
+      await served.stop();
+      await Promise.all([admin.end(), floorSql.end()]);
+    }
+  },
+};
+
+async function newSession(url: string, key: string, n: number): Promise<Player> {
+  const response = await fetch(`${url}/v3/sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ player_id: `bench-player-${n}`, game_id: 'pragmatic-play:vs20olympgate', currency: 'EUR' }),
+  });
+  if (response.status !== 201) throw new Error(`POST /v3/sessions: ${response.status} ${await response.text()}`);
+  const session = await response.json();
+  return { token: new URL(session.launch_url).searchParams.get('token')!, sessionId: session.id };
+}
+
+/** Each connection a player: a bet of 1, then a win of 1 closing that round, over and over. */
+function betsAndWins(url: string, providerKey: string, concurrency: number, player: (n: number) => Player, tag: string): Promise<LoadResult> {
+  let connections = 0;
+  const headers = { authorization: `Bearer ${providerKey}`, 'content-type': 'application/json' };
+  const origin = new URL(url).origin;
+  const prefix = new URL(url).pathname.replace(/\/$/, '');
+  const step = (path: string, body: (context: Record<string, number>, token: string) => object): Request => ({
+    method: 'POST',
+    path: `${prefix}/v3/provider/${path}`,
+    setupRequest: (request, context) => {
+      const c = context as Record<string, number>;
+      c.connection ??= connections++;
+      return { ...request, headers, body: JSON.stringify(body(c, player(c.connection).token)) };
+    },
+  });
+  return httpLoad(origin, [
+    step('bets', (c, token) => {
+      c.round = (c.round ?? 0) + 1;
+      return { session_token: token, transaction_id: `${tag}-${c.connection}-${c.round}-b`, round_id: `${tag}-${c.connection}-${c.round}`, amount: '1' };
+    }),
+    step('wins', (c, token) => ({
+      session_token: token, transaction_id: `${tag}-${c.connection}-${c.round}-w`, round_id: `${tag}-${c.connection}-${c.round}`,
+      amount: '1', round_closed: true,
+    })),
+  ], concurrency, SECONDS);
+}
+
+/** The floor: the calls the handlers make, alternately a bet and the win closing its round. */
+function floorBetsAndWins(sql: Sql, keyHash: string, concurrency: number, player: (n: number) => Player, tag: string): Promise<LoadResult> {
+  const calls = new Array<number>(concurrency).fill(0);
+  return nodeLoad(concurrency, SECONDS, async (caller) => {
+    const n = calls[caller]++;
+    const round = `${tag}-${caller}-${n >> 1}`;
+    const session = player(caller).sessionId;
+    const fingerprint = sha256Hex(`${round}-${n}`);
+    const [result] = n % 2 === 0
+      ? await sql`select outcome, body::text from private.round_bet(${keyHash}, ${session}::uuid, ${`${round}-b`}, ${round},
+          ${'1'}::numeric, ${false}, ${fingerprint})`
+      : await sql`select outcome, body::text from private.round_win(${keyHash}, ${session}::uuid, ${`${round}-w`}, ${round},
+          ${'1'}::numeric, ${true}, ${null}, ${fingerprint})`;
+    if (result.outcome !== 'ok') throw new Error(result.outcome);
+  });
+}
