@@ -719,6 +719,34 @@ export type Database = {
           },
         ];
       };
+      "wallet_setting": {
+        Row: {
+          "client_id": string;
+          "livemode": boolean;
+          "mode": string;
+          "secret_prefix": string | null;
+          "updated_at": string;
+          "url": string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          "client_id": string;
+          "livemode": boolean;
+          "mode"?: string;
+          "secret_prefix"?: string | null;
+          "updated_at"?: string;
+          "url"?: string | null;
+        };
+        Update: {
+          "client_id"?: string;
+          "livemode"?: boolean;
+          "mode"?: string;
+          "secret_prefix"?: string | null;
+          "updated_at"?: string;
+          "url"?: string | null;
+        };
+        Relationships: [];
+      };
     };
     Views: {
       [_ in never]: never;
@@ -816,6 +844,20 @@ export type Database = {
           "key_prefix": string;
           "revoked_at": string;
           "status": string;
+        }[];
+      };
+      "set_wallet_settings": {
+        Args: {
+          "client_id": string;
+          "livemode"?: boolean;
+          "mode": string;
+          "rotate"?: boolean;
+          "url"?: string;
+        };
+        Returns: {
+          "outcome": string;
+          "secret": string;
+          "settings": Json;
         }[];
       };
     };

@@ -325,6 +325,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/wallet-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your wallet mode
+         * @description How your players' money moves, in your key's mode: `transfer` until you set it.
+         */
+        get: operations["getWalletSettings"];
+        /**
+         * Set your wallet mode
+         * @description Sets `transfer` or `seamless` (with your wallet's `url`). The secret signing calls to your wallet (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`) comes back once, when made. The mode cannot change while a round of yours is open.
+         */
+        put: operations["putWalletSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -383,7 +407,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -704,6 +728,53 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last. */
             next_cursor: string | null;
             has_more: boolean;
+        };
+        WalletSettings: {
+            /**
+             * @description `transfer`: your float here funds play. `seamless`: every bet, win and rollback is a signed call to your wallet at `url`.
+             * @enum {string}
+             */
+            mode: "transfer" | "seamless";
+            /** Format: uri */
+            url: string | null;
+            /** @description The first characters of the secret signing calls to your wallet. */
+            secret_prefix: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description null until first set.
+             */
+            updated_at: string | null;
+        };
+        WalletSettingsRequest: {
+            /** @enum {string} */
+            mode: "transfer" | "seamless";
+            /** @description Your wallet's endpoint; required the first time `mode` is `seamless`. */
+            url?: string;
+            /**
+             * @description Makes a new signing secret; the previous one keeps signing for 24 hours.
+             * @default false
+             */
+            rotate_secret: boolean;
+        };
+        WalletSettingsUpdated: {
+            /**
+             * @description `transfer`: your float here funds play. `seamless`: every bet, win and rollback is a signed call to your wallet at `url`.
+             * @enum {string}
+             */
+            mode: "transfer" | "seamless";
+            /** Format: uri */
+            url: string | null;
+            /** @description The first characters of the secret signing calls to your wallet. */
+            secret_prefix: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description null until first set.
+             */
+            updated_at: string | null;
+            /** @description Only when a secret was made (the first switch to seamless, or a rotation): shown this once. */
+            secret?: string;
         };
     };
     responses: {
@@ -1102,6 +1173,25 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ProviderAnswer"];
+            };
+        };
+        /** @description The mode cannot change while a round of yours in this mode is open. */
+        RoundsOpen: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 409;
+                    /** @constant */
+                    code?: "rounds_open";
+                };
             };
         };
     };
@@ -1833,6 +1923,72 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWalletSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putWalletSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings, and the secret when one was made. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletSettingsUpdated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["RoundsOpen"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

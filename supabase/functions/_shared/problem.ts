@@ -32,6 +32,7 @@ const catalogue = {
   transaction_rolled_back: [422, 'Transaction rolled back'],
   bet_settled: [422, 'Bet settled'],
   invalid_rollback: [422, 'Invalid rollback'],
+  rounds_open: [409, 'Rounds open'],
   internal_error: [500, 'Internal error'],
   service_unavailable: [503, 'Service unavailable'],
 } as const satisfies Record<string, readonly [number, string]>;

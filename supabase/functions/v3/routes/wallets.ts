@@ -1,4 +1,5 @@
-// The operator's own money: GET /v3/wallets (its balance in each currency, spec 2.4) and GET
+// The operator's own money: GET /v3/wallets (its balance in each currency, spec 2.4), GET/PUT
+// /v3/wallet-settings (transfer or seamless), and GET
 // /v3/transactions (its ledger, spec 2.6, newest first, cursor pages). Amounts are decimal strings
 // with four places, exactly as stored. Never cached: balances move. Each request is one database
 // call that checks the key too; a caller without a working key gets 401 before any 400.
@@ -6,11 +7,14 @@ import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
 import { jsonResponse, jsonTextResponse } from '../../_shared/http.ts';
 import { pageJson, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
+import { Problem } from '../../_shared/problem.ts';
+import { readJsonBody } from '../../_shared/request-body.ts';
 import type { ApiContext } from '../context.ts';
-import { queryContract } from '../contract.ts';
+import { bodyContract, queryContract } from '../contract.ts';
 import { resource } from './resource.ts';
 
 const walletsQuery = queryContract('/v3/wallets');
+const walletSettingsBody = bodyContract('/v3/wallet-settings', 'put');
 const transactionsQuery = queryContract('/v3/transactions');
 const noStore = { 'cache-control': 'no-store' };
 
@@ -18,6 +22,7 @@ const noStore = { 'cache-control': 'no-store' };
 export function walletRoutes(ctx: ApiContext): Hono {
   const app = new Hono({ strict: false });
   resource(app, '/wallets', { get: (c) => listWallets(ctx, c.req.raw) });
+  resource(app, '/wallet-settings', { get: (c) => readWalletSettings(ctx, c.req.raw), put: (c) => putWalletSettings(ctx, c.req.raw) });
   return resource(app, '/transactions', { get: (c) => listTransactions(ctx, c.req.raw) });
 }
 
@@ -44,4 +49,36 @@ export async function listTransactions(ctx: ApiContext, request: Request): Promi
   if (!rows[0]?.authorized) throw invalidApiKey();
   const found = rows.flatMap((row) => (row.seq ? [row] : []));
   return jsonTextResponse(200, pageJson(found, query.limit, (row) => [String(row.seq)], (row) => row.transaction), noStore);
+}
+
+/** GET /v3/wallet-settings: the caller's wallet mode in its key's mode. */
+export async function readWalletSettings(ctx: ApiContext, request: Request): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const [row] = await ctx.sql<{ authorized: boolean; settings: string }[]>`select * from private.read_wallet_settings(${keyHash})`;
+  if (!row.authorized) throw invalidApiKey();
+  return jsonTextResponse(200, row.settings, noStore);
+}
+
+/**
+ * PUT /v3/wallet-settings: sets the mode (and the seamless wallet's url). The signing secret is in
+ * the answer once, when one is made; it is never readable again.
+ */
+export async function putWalletSettings(ctx: ApiContext, request: Request): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const body = await authenticatedRejection(ctx.sql, keyHash, async () =>
+    walletSettingsBody(await readJsonBody(request, ctx.config.maxBodyBytes)));
+  const [row] = await ctx.sql<{ outcome: string; settings: string | null; secret: string | null }[]>`
+    select * from private.put_wallet_settings(${keyHash}, ${body.mode}, ${body.url ?? null}, ${body.rotate_secret ?? false})`;
+  switch (row.outcome) {
+    case 'unauthorized':
+      throw invalidApiKey();
+    case 'url_required':
+      throw new Problem('validation_failed', 'The request body has invalid fields; see `errors`.', {
+        errors: [{ pointer: '#/url', code: 'required', detail: 'url is required to switch to seamless.' }],
+      });
+    case 'rounds_open':
+      throw new Problem('rounds_open', 'Rounds of yours in this mode are open: they must settle in the wallet they started in.');
+  }
+  const settings = JSON.parse(row.settings!);
+  return jsonResponse(200, row.secret ? { ...settings, secret: row.secret } : settings, noStore);
 }
