@@ -188,6 +188,12 @@ begin
     return query select 'unknown_session', key.provider_id, null::public.game_session;
   elsif not found_session.livemode then
     return query select 'test_session_unsupported', key.provider_id, found_session;
+  -- The engine moves the float (transfer mode) only: an operator in seamless mode
+  -- (public.wallet_setting, wallet modes' migration) is refused rather than charged in the wrong wallet.
+  elsif exists (select 1 from public.wallet_setting w
+                where w.client_id = found_session.client_id and w.livemode = found_session.livemode
+                  and w.mode = 'seamless') then
+    return query select 'seamless_unavailable', key.provider_id, found_session;
   else
     return query select null::text, key.provider_id, found_session;
   end if;

@@ -75,6 +75,16 @@ describe('wallet settings', () => {
     expect(bet.outcome).toBe('ok');
     expect(await call('PUT', { mode: 'seamless' })).toMatchObject({ status: 409, body: { code: 'rounds_open' } });
     expect((await call('PUT', { mode: 'transfer', rotate_secret: false })).status).toBe(200);
+    // Seamless calls are not served yet: a seamless operator's sessions move no float.
+    const seamless = await newOperator(sql, 'seamless');
+    await as(sql, (await cast(sql)).adam, (tx) => tx`select * from public.set_wallet_settings(${seamless.account.id}, 'seamless', 'https://w.test/')`);
+    const [other] = await sql`
+      insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, expires_at)
+      select ${seamless.account.id}, true, 'p', id, 'vs20olympgate', 'EUR', now() + interval '1 hour'
+      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    const [refused] = await sql`select outcome from private.round_bet(${sha(provider)}, ${other.id}, ${randomUUID()}, ${randomUUID()},
+      1, false, ${sha('bet')})`;
+    expect(refused.outcome).toBe('seamless_unavailable');
     const test = (await issueKey(sql, operator.account, 'Sandbox', false)).key;
     expect((await call('GET', undefined, test)).body).toMatchObject({ mode: 'transfer', livemode: false });
     expect((await call('PUT', { mode: 'seamless', url: 'http://localhost:9999/wallet' }, test)).body).toMatchObject({ mode: 'seamless', livemode: false });

@@ -33,6 +33,7 @@ const catalogue = {
   bet_settled: [422, 'Bet settled'],
   invalid_rollback: [422, 'Invalid rollback'],
   rounds_open: [409, 'Rounds open'],
+  seamless_unavailable: [422, 'Seamless wallet not served yet'],
   internal_error: [500, 'Internal error'],
   service_unavailable: [503, 'Service unavailable'],
 } as const satisfies Record<string, readonly [number, string]>;

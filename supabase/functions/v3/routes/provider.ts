@@ -30,6 +30,7 @@ export function providerRoutes(ctx: ApiContext): Hono {
 const refusals: Partial<Record<string, string>> = {
   unknown_session: "The session token's session is not one of this provider's.",
   test_session_unsupported: 'A test session moves no money yet: test balances arrive with the sandbox.',
+  seamless_unavailable: "The operator's wallet is in seamless mode, which this version does not serve yet; nothing was written.",
   session_expired: 'The session was never launched and its launch window has closed.',
   session_closed: 'The session is closed: it takes no more bets.',
   duplicate_transaction: 'This transaction_id was used by another request.',
