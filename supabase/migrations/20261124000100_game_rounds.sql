@@ -237,6 +237,40 @@ as $$
 $$;
 revoke execute on function private.round_replay from public, anon, authenticated, service_role;
 
+-- What every bet, win and rollback starts with: the key and session (round_context), then the lock
+-- on its transaction_id (and on the one it names, for a rollback: both in one order, so two
+-- rollbacks naming each other cannot wait on each other), so a repeat waits for the first and then
+-- replays its answer. `outcome` is null when the call may go on.
+create function private.round_start(
+  key_hash text, session_id uuid, transaction_id text, request_fingerprint text, also_lock text default null
+) returns table (outcome text, body json, provider_id uuid, session public.game_session)
+language plpgsql
+set search_path = ''
+as $$
+declare
+  context record;
+  replay record;
+  lock_key bigint;
+begin
+  select * into context from private.round_context(round_start.key_hash, round_start.session_id);
+  if context.problem is not null then
+    return query select context.problem, null::json, context.provider_id, context.session;
+    return;
+  end if;
+  foreach lock_key in array (
+    select array_agg(distinct k order by k)
+    from unnest(array[hashtextextended(context.provider_id::text || '/' || round_start.transaction_id, 0),
+                      hashtextextended(context.provider_id::text || '/' || round_start.also_lock, 0)]) k
+    where k is not null
+  ) loop
+    perform pg_advisory_xact_lock(lock_key);
+  end loop;
+  select * into replay from private.round_replay(context.provider_id, round_start.transaction_id, round_start.request_fingerprint);
+  return query select replay.outcome, replay.body, context.provider_id, context.session;
+end;
+$$;
+revoke execute on function private.round_start from public, anon, authenticated, service_role;
+
 -- ============================================================================================
 -- The engine: one call each, one transaction each. Outcomes: ok (body: the answer), replayed (the
 -- first answer), or a problem code (body null; `balance` set for insufficient_funds).
@@ -274,28 +308,20 @@ set search_path = ''
 as $$
 #variable_conflict use_variable
 declare
-  context record;
+  began record;
   s public.game_session;
-  replay record;
   round public.game_round;
   available numeric;
   ledger public.transaction;
 begin
-  select * into context from private.round_context(key_hash, session_id);
-  if context.problem is not null then
-    return query select context.problem, null::json, null::text;
+  select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint);
+  if began.outcome is not null then
+    return query select began.outcome, began.body, null::text;
     return;
   end if;
-  s := context.session;
-  -- One caller at a time per transaction_id, so a repeat waits for the first and replays it.
-  perform pg_advisory_xact_lock(hashtextextended(context.provider_id::text || '/' || transaction_id, 0));
-  select * into replay from private.round_replay(context.provider_id, transaction_id, request_fingerprint);
-  if replay.outcome is not null then
-    return query select replay.outcome, replay.body, null::text;
-    return;
-  end if;
+  s := began.session;
   if exists (select 1 from public.round_transaction t
-             where t.provider_id = context.provider_id and t.kind = 'rollback'
+             where t.provider_id = began.provider_id and t.kind = 'rollback'
                and t.related_transaction_id = round_bet.transaction_id) then
     return query select 'transaction_rolled_back', null::json, null::text;
     return;
@@ -311,9 +337,9 @@ begin
   end if;
 
   -- One first bet at a time per round: two at once must not both create it.
-  perform pg_advisory_xact_lock(hashtextextended(context.provider_id::text || '/round/' || round_bet.round_id, 0));
+  perform pg_advisory_xact_lock(hashtextextended(began.provider_id::text || '/round/' || round_bet.round_id, 0));
   select * into round from public.game_round r
-  where r.provider_id = context.provider_id and r.provider_round_id = round_bet.round_id
+  where r.provider_id = began.provider_id and r.provider_round_id = round_bet.round_id
   for update;
   if round.id is not null and (round.session_id <> s.id) then
     return query select 'round_mismatch', null::json, null::text;
@@ -336,7 +362,7 @@ begin
   if round.id is null then
     insert into public.game_round as r
       (provider_id, provider_round_id, client_id, livemode, session_id, player_id, game, currency_code)
-    values (context.provider_id, round_bet.round_id, s.client_id, s.livemode, s.id, s.player_id, s.game, s.currency_code)
+    values (began.provider_id, round_bet.round_id, s.client_id, s.livemode, s.id, s.player_id, s.game, s.currency_code)
     returning r.* into round;
   end if;
   if s.status = 'created' then
@@ -354,7 +380,7 @@ begin
     insert into public.round_transaction as t
       (provider_id, transaction_id, kind, client_id, round_id, amount, ledger_transaction_id, request_fingerprint,
        response_body)
-    values (context.provider_id, transaction_id, 'bet', s.client_id, round.id, amount, ledger.id, request_fingerprint,
+    values (began.provider_id, transaction_id, 'bet', s.client_id, round.id, amount, ledger.id, request_fingerprint,
             private.round_answer(transaction_id, round_bet.round_id, ledger.balance_after::text, s.currency_code))
     returning 'ok'::text, t.response_body, ledger.balance_after::text;
 end;
@@ -378,29 +404,22 @@ set search_path = ''
 as $$
 #variable_conflict use_variable
 declare
-  context record;
+  began record;
   s public.game_session;
-  replay record;
   round public.game_round;
   bet public.round_transaction;
   ledger public.transaction;
   balance_after text;
 begin
-  select * into context from private.round_context(key_hash, session_id);
-  if context.problem is not null then
-    return query select context.problem, null::json, null::text;
+  select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint);
+  if began.outcome is not null then
+    return query select began.outcome, began.body, null::text;
     return;
   end if;
-  s := context.session;
-  perform pg_advisory_xact_lock(hashtextextended(context.provider_id::text || '/' || transaction_id, 0));
-  select * into replay from private.round_replay(context.provider_id, transaction_id, request_fingerprint);
-  if replay.outcome is not null then
-    return query select replay.outcome, replay.body, null::text;
-    return;
-  end if;
+  s := began.session;
 
   select * into round from public.game_round r
-  where r.provider_id = context.provider_id and r.provider_round_id = round_win.round_id
+  where r.provider_id = began.provider_id and r.provider_round_id = round_win.round_id
   for update;
   if round.id is null then
     return query select 'unknown_round', null::json, null::text;
@@ -416,7 +435,7 @@ begin
   end if;
   if bet_transaction_id is not null then
     select * into bet from public.round_transaction t
-    where t.provider_id = context.provider_id and t.transaction_id = bet_transaction_id
+    where t.provider_id = began.provider_id and t.transaction_id = bet_transaction_id
       and t.kind = 'bet' and t.round_id = round.id
     for update;
     if bet.id is null then
@@ -451,7 +470,7 @@ begin
     insert into public.round_transaction as t
       (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
        ledger_transaction_id, request_fingerprint, response_body)
-    values (context.provider_id, transaction_id, 'win', s.client_id, round.id, amount, bet_transaction_id, bet.id,
+    values (began.provider_id, transaction_id, 'win', s.client_id, round.id, amount, bet_transaction_id, bet.id,
             ledger.id, request_fingerprint,
             private.round_answer(transaction_id, round_win.round_id, balance_after, s.currency_code))
     returning 'ok'::text, t.response_body, balance_after;
@@ -474,39 +493,23 @@ set search_path = ''
 as $$
 #variable_conflict use_variable
 declare
-  context record;
+  began record;
   s public.game_session;
-  replay record;
   round public.game_round;
   bet public.round_transaction;
   ledger public.transaction;
   balance_after text;
-  lock_key bigint;
 begin
-  select * into context from private.round_context(key_hash, session_id);
-  if context.problem is not null then
-    return query select context.problem, null::json, null::text;
+  select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint, rolled_back_transaction_id);
+  if began.outcome is not null then
+    return query select began.outcome, began.body, null::text;
     return;
   end if;
-  s := context.session;
-  -- Its own id's lock, and the bet's: a bet still being applied is rolled back after it, never
-  -- beside it. Taken in one order, so two rollbacks naming each other cannot wait on each other.
-  foreach lock_key in array (
-    select array_agg(distinct k order by k)
-    from unnest(array[hashtextextended(context.provider_id::text || '/' || transaction_id, 0),
-                      hashtextextended(context.provider_id::text || '/' || rolled_back_transaction_id, 0)]) k
-  ) loop
-    perform pg_advisory_xact_lock(lock_key);
-  end loop;
-  select * into replay from private.round_replay(context.provider_id, transaction_id, request_fingerprint);
-  if replay.outcome is not null then
-    return query select replay.outcome, replay.body, null::text;
-    return;
-  end if;
+  s := began.session;
 
   -- Locks in the order every call takes them: the round, then its transactions, then the float.
   select * into bet from public.round_transaction t
-  where t.provider_id = context.provider_id and t.transaction_id = rolled_back_transaction_id;
+  where t.provider_id = began.provider_id and t.transaction_id = rolled_back_transaction_id;
   if bet.round_id is not null then
     select * into round from public.game_round r where r.id = bet.round_id for update;
     select * into bet from public.round_transaction t where t.id = bet.id for update;
@@ -540,7 +543,7 @@ begin
     insert into public.round_transaction as t
       (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
        ledger_transaction_id, request_fingerprint, response_body)
-    values (context.provider_id, transaction_id, 'rollback', s.client_id, bet.round_id, coalesce(bet.amount, 0),
+    values (began.provider_id, transaction_id, 'rollback', s.client_id, bet.round_id, coalesce(bet.amount, 0),
             rolled_back_transaction_id, bet.id, ledger.id, request_fingerprint,
             private.round_answer(transaction_id, round.provider_round_id, balance_after,
                                  coalesce(round.currency_code, s.currency_code)))
