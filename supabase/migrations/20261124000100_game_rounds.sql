@@ -188,12 +188,6 @@ begin
     return query select 'unknown_session', key.provider_id, null::public.game_session;
   elsif not found_session.livemode then
     return query select 'test_session_unsupported', key.provider_id, found_session;
-  -- The engine moves the float (transfer mode) only: an operator in seamless mode
-  -- (public.wallet_setting, wallet modes' migration) is refused rather than charged in the wrong wallet.
-  elsif exists (select 1 from public.wallet_setting w
-                where w.client_id = found_session.client_id and w.livemode = found_session.livemode
-                  and w.mode = 'seamless') then
-    return query select 'seamless_unavailable', key.provider_id, found_session;
   else
     return query select null::text, key.provider_id, found_session;
   end if;
@@ -240,7 +234,10 @@ revoke execute on function private.round_replay from public, anon, authenticated
 -- What every bet, win and rollback starts with: the key and session (round_context), then the lock
 -- on its transaction_id (and on the one it names, for a rollback: both in one order, so two
 -- rollbacks naming each other cannot wait on each other), so a repeat waits for the first and then
--- replays its answer. `outcome` is null when the call may go on.
+-- replays its answer, whatever has changed since. Then the wallet mode, under its shared lock (held
+-- to the end, so the mode cannot change under a call that opens a round): the engine moves the
+-- float (transfer mode) only, and refuses a seamless operator rather than charge the wrong wallet.
+-- `outcome` is null when the call may go on. Lock names carry a word with a space, which no id has.
 create function private.round_start(
   key_hash text, session_id uuid, transaction_id text, request_fingerprint text, also_lock text default null
 ) returns table (outcome text, body json, provider_id uuid, session public.game_session)
@@ -259,13 +256,18 @@ begin
   end if;
   foreach lock_key in array (
     select array_agg(distinct k order by k)
-    from unnest(array[hashtextextended(context.provider_id::text || '/' || round_start.transaction_id, 0),
-                      hashtextextended(context.provider_id::text || '/' || round_start.also_lock, 0)]) k
+    from unnest(array[hashtextextended(context.provider_id::text || ' tx ' || round_start.transaction_id, 0),
+                      hashtextextended(context.provider_id::text || ' tx ' || round_start.also_lock, 0)]) k
     where k is not null
   ) loop
     perform pg_advisory_xact_lock(lock_key);
   end loop;
   select * into replay from private.round_replay(context.provider_id, round_start.transaction_id, round_start.request_fingerprint);
+  if replay.outcome is null
+     and private.lock_wallet_mode((context.session).client_id, (context.session).livemode, false) = 'seamless' then
+    return query select 'seamless_unavailable', null::json, context.provider_id, context.session;
+    return;
+  end if;
   return query select replay.outcome, replay.body, context.provider_id, context.session;
 end;
 $$;
@@ -277,7 +279,7 @@ revoke execute on function private.round_start from public, anon, authenticated,
 -- ============================================================================================
 create function private.round_balance(key_hash text, session_id uuid)
 returns table (outcome text, balance text, currency text)
-language plpgsql stable
+language plpgsql
 set search_path = ''
 as $$
 declare
@@ -286,6 +288,10 @@ begin
   select * into context from private.round_context(round_balance.key_hash, round_balance.session_id);
   if context.problem is not null then
     return query select context.problem, null::text, null::text;
+    return;
+  end if;
+  if private.lock_wallet_mode((context.session).client_id, (context.session).livemode, false) = 'seamless' then
+    return query select 'seamless_unavailable', null::text, null::text;
     return;
   end if;
   return query select 'ok', private.float_balance((context.session).client_id, (context.session).currency_code),
@@ -337,7 +343,7 @@ begin
   end if;
 
   -- One first bet at a time per round: two at once must not both create it.
-  perform pg_advisory_xact_lock(hashtextextended(began.provider_id::text || '/round/' || round_bet.round_id, 0));
+  perform pg_advisory_xact_lock(hashtextextended(began.provider_id::text || ' round ' || round_bet.round_id, 0));
   select * into round from public.game_round r
   where r.provider_id = began.provider_id and r.provider_round_id = round_bet.round_id
   for update;
@@ -356,6 +362,11 @@ begin
   for update;
   if coalesce(available, 0) < amount then
     return query select 'insufficient_funds', null::json, coalesce(available, 0)::numeric(20, 4)::text;
+    return;
+  end if;
+  -- A round's totals and a balance hold 16 digits before the point.
+  if coalesce(round.total_bet, 0) + amount >= 1e16 then
+    return query select 'amount_too_large', null::json, null::text;
     return;
   end if;
 
@@ -448,13 +459,23 @@ begin
     end if;
   end if;
 
+  if amount > 0 then
+    -- The float in the session's currency takes the win even if it had no wallet yet; its row lock
+    -- is taken here, so the bound below holds for the credit.
+    insert into public.wallet (client_id, currency_code) values (s.client_id, s.currency_code)
+    on conflict on constraint wallet_client_id_currency_code_key do nothing;
+    if round.total_win + amount >= 1e16 or (
+      select w.balance + amount >= 1e16 from public.wallet w
+      where w.client_id = s.client_id and w.currency_code = s.currency_code for update
+    ) then
+      return query select 'amount_too_large', null::json, null::text;
+      return;
+    end if;
+  end if;
   update public.round_transaction t set settled = true
   where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back
     and (bet.id is null or t.id = bet.id);
   if amount > 0 then
-    -- The float in the session's currency takes the win even if it had no wallet yet.
-    insert into public.wallet (client_id, currency_code) values (s.client_id, s.currency_code)
-    on conflict on constraint wallet_client_id_currency_code_key do nothing;
     ledger := public.record_transaction(s.client_id, s.currency_code, 'win', amount,
                                         format('round %s, win %s', round_win.round_id, round_win.transaction_id));
     balance_after := ledger.balance_after::text;
@@ -514,7 +535,7 @@ begin
     select * into round from public.game_round r where r.id = bet.round_id for update;
     select * into bet from public.round_transaction t where t.id = bet.id for update;
   end if;
-  if bet.id is not null and (bet.kind <> 'bet' or bet.client_id <> s.client_id) then
+  if bet.id is not null and (bet.kind <> 'bet' or round.session_id <> s.id) then
     return query select 'invalid_rollback', null::json, null::text;
     return;
   end if;
@@ -523,6 +544,13 @@ begin
     return;
   end if;
 
+  if bet.id is not null and not bet.rolled_back and (
+    select w.balance + bet.amount >= 1e16 from public.wallet w
+    where w.client_id = s.client_id and w.currency_code = round.currency_code for update
+  ) then
+    return query select 'amount_too_large', null::json, null::text;
+    return;
+  end if;
   if bet.id is not null and not bet.rolled_back then
     ledger := public.record_transaction(s.client_id, round.currency_code, 'adjustment', bet.amount,
                                         format('round %s, rollback %s of bet %s', round.provider_round_id,
@@ -543,7 +571,7 @@ begin
     insert into public.round_transaction as t
       (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
        ledger_transaction_id, request_fingerprint, response_body)
-    values (began.provider_id, transaction_id, 'rollback', s.client_id, bet.round_id, coalesce(bet.amount, 0),
+    values (began.provider_id, transaction_id, 'rollback', s.client_id, bet.round_id, coalesce(ledger.amount, 0),
             rolled_back_transaction_id, bet.id, ledger.id, request_fingerprint,
             private.round_answer(transaction_id, round.provider_round_id, balance_after,
                                  coalesce(round.currency_code, s.currency_code)))
@@ -721,8 +749,9 @@ begin
     raise exception 'the round is already %', round.status using errcode = '55000';
   end if;
   if resolution = 'cancel' then
-    if round.total_win > 0 then
-      raise exception 'a round that paid a win cannot be cancelled: close it' using errcode = '55000';
+    -- A win (even of 0) settled its bets: what it settled stands.
+    if round.total_win > 0 or exists (select 1 from public.round_transaction t where t.round_id = round.id and t.settled) then
+      raise exception 'a round a win has settled cannot be cancelled: close it' using errcode = '55000';
     end if;
     for bet in
       select * from public.round_transaction t
@@ -742,6 +771,10 @@ begin
               private.round_answer('cgs-cancel-' || bet.id, round.provider_round_id, ledger.balance_after::text,
                                    round.currency_code));
     end loop;
+  end if;
+  -- Closed by staff, its bets stand for good: settled, so no rollback can reach them later.
+  if resolved_status = 'closed' then
+    update public.round_transaction t set settled = true where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back;
   end if;
   update public.game_round r
   set status = resolved_status,

@@ -57,6 +57,28 @@ grant select on public.wallet_setting to authenticated, staff, service_role;
 -- ============================================================================================
 -- Helper functions
 -- ============================================================================================
+-- A client's mode in a key mode (transfer until set), read under its lock: shared for a provider
+-- call, held to its end so the mode cannot change under a call that opens a round; exclusive for a
+-- change, which so waits for the calls in flight and then sees their rounds.
+create function private.lock_wallet_mode(client_id uuid, livemode boolean, exclusive boolean) returns text
+language plpgsql
+set search_path = ''
+as $$
+declare
+  lock_key bigint := hashtextextended(client_id::text || ' wallet mode ' || livemode::text, 0);
+begin
+  if exclusive then
+    perform pg_advisory_xact_lock(lock_key);
+  else
+    perform pg_advisory_xact_lock_shared(lock_key);
+  end if;
+  return coalesce((select w.mode from public.wallet_setting w
+                   where w.client_id = lock_wallet_mode.client_id and w.livemode = lock_wallet_mode.livemode),
+                  'transfer');
+end;
+$$;
+revoke execute on function private.lock_wallet_mode from public, anon, authenticated, service_role;
+
 create function private.wallet_setting_json(setting public.wallet_setting) returns text
 language sql immutable
 set search_path = ''
@@ -81,6 +103,7 @@ declare
   new_secret text;
   new_url text;
 begin
+  perform private.lock_wallet_mode(client_id, livemode, true);
   insert into public.wallet_setting as w (client_id, livemode) values (client_id, livemode)
   on conflict on constraint wallet_setting_pkey do nothing;
   select * into current from public.wallet_setting w

@@ -215,3 +215,93 @@ describe('stuck rounds', () => {
     await expect(sql`select * from public.resolve_round(${roundId}, 'void')`).rejects.toMatchObject({ code: '22023' });
   });
 });
+
+describe('found in review', () => {
+  it('refuses amounts that would take a balance or a round total past 16 digits, never a 500', async () => {
+    const rich = await newOperator(sql, 'rich');
+    await sql`insert into public.wallet (client_id, currency_code) values (${rich.account.id}, 'EUR')`;
+    await sql`select * from public.record_transaction(${rich.account.id}::uuid, 'EUR', 'deposit', 9000000000000000::numeric)`;
+    const [s] = await sql`
+      insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, expires_at)
+      select ${rich.account.id}, true, 'p', id, 'vs20olympgate', 'EUR', now() + interval '1 hour'
+      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    const round = id('round');
+    expect(await bet(s.id, id('bet'), round, '8000000000000000')).toMatchObject({ outcome: 'ok' });
+    expect(await win(s.id, id('win'), round, '9999999999999999')).toMatchObject({ outcome: 'amount_too_large' });
+    expect(await win(s.id, id('win'), round, '8000000000000000')).toMatchObject({ outcome: 'ok' });
+    expect(await bet(s.id, id('bet'), round, '8000000000000000')).toMatchObject({ outcome: 'amount_too_large' });
+  });
+
+  it('replays a first answer whatever changed since: a bet repeated after the operator turned seamless', async () => {
+    const op = await newOperator(sql, 'turns-seamless');
+    await sql`insert into public.wallet (client_id, currency_code) values (${op.account.id}, 'EUR')`;
+    await sql`select * from public.record_transaction(${op.account.id}::uuid, 'EUR', 'deposit', 10::numeric)`;
+    const [s] = await sql`
+      insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, expires_at)
+      select ${op.account.id}, true, 'p', id, 'vs20olympgate', 'EUR', now() + interval '1 hour'
+      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    const [tx, round] = [id('bet'), id('round')];
+    const first = await bet(s.id, tx, round, '1', true);
+    expect(first.outcome).toBe('ok');
+    await sql`select * from private.change_wallet_settings(${op.account.id}, true, 'seamless', 'https://w.test/', false)`;
+    expect(await bet(s.id, tx, round, '1', true)).toEqual({ outcome: 'replayed', body: first.body, balance: null });
+    expect(await bet(s.id, id('bet'), id('round'), '1')).toMatchObject({ outcome: 'seamless_unavailable' });
+  });
+
+  it('a change of mode waits for a bet in flight, then sees its open round', async () => {
+    const op = await newOperator(sql, 'race');
+    await sql`insert into public.wallet (client_id, currency_code) values (${op.account.id}, 'EUR')`;
+    await sql`select * from public.record_transaction(${op.account.id}::uuid, 'EUR', 'deposit', 10::numeric)`;
+    const [s] = await sql`
+      insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, expires_at)
+      select ${op.account.id}, true, 'p', id, 'vs20olympgate', 'EUR', now() + interval '1 hour'
+      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let betApplied!: () => void;
+    const applied = new Promise<void>((resolve) => (betApplied = resolve));
+    const inFlight = sql.begin(async (tx) => {
+      await tx`select * from private.round_bet(${keyHash}, ${s.id}, ${id('bet')}, ${id('round')}, 1, false, ${sha('race')})`;
+      betApplied();
+      await held;
+    });
+    await applied;
+    const change = sql`select outcome from private.change_wallet_settings(${op.account.id}, true, 'seamless', 'https://w.test/', false)`;
+    const early = await Promise.race([change.then(() => 'done'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 300))]);
+    expect(early).toBe('waiting');
+    release();
+    await inFlight;
+    expect((await change)[0].outcome).toBe('rounds_open');
+  });
+
+  it('keeps transaction and round locks apart whatever the ids: no deadlock between crossed names', async () => {
+    const s = await session();
+    const [a, b] = [id('R'), id('R')];
+    const answers = await Promise.all([bet(s, `round/${a}`, b, '0.01'), bet(s, `round/${b}`, a, '0.01')]);
+    expect(answers.map((x) => x.outcome)).toEqual(['ok', 'ok']);
+  });
+
+  it('rolls back only a bet of the rollback\'s own session, and a repeated rollback records no amount', async () => {
+    const [s1, s2] = [await session(), await session()];
+    const [b, round] = [id('bet'), id('round')];
+    await bet(s1, b, round, '1');
+    expect(await rollback(s2, id('rb'), b)).toMatchObject({ outcome: 'invalid_rollback' });
+    await rollback(s1, id('rb'), b);
+    const again = id('rb');
+    expect(await rollback(s1, again, b)).toMatchObject({ outcome: 'ok' });
+    expect((await sql`select amount::text from public.round_transaction where transaction_id = ${again}`)[0].amount).toBe('0.0000');
+  });
+
+  it('a round closed by staff is final; a round a win settled cannot be cancelled', async () => {
+    const s = await session();
+    const [b, round] = [id('bet'), id('round')];
+    await bet(s, b, round, '1');
+    const { id: roundId } = await roundOf(round);
+    await sql`select * from public.resolve_round(${roundId}, 'close')`;
+    expect(await rollback(s, id('rb'), b)).toMatchObject({ outcome: 'bet_settled' });
+    const round2 = id('round');
+    await bet(s, id('bet'), round2, '1');
+    await win(s, id('win'), round2, '0');
+    await expect(sql`select * from public.resolve_round(${(await roundOf(round2)).id}, 'cancel')`).rejects.toMatchObject({ code: '55000' });
+  });
+});

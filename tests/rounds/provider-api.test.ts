@@ -179,3 +179,21 @@ describe('the operator\'s rounds', () => {
     expect(await get('/rounds/not-a-uuid')).toMatchObject({ status: 404 });
   });
 });
+
+describe('the provider API, found in review', () => {
+  it('knows a retry however it is spelt, and never answers a win with a bet\'s answer', async () => {
+    const token = await launchToken();
+    const [tx, round] = [id('bet'), id('round')];
+    const first = await post('bets', { session_token: token, transaction_id: tx, round_id: round, amount: '1' });
+    expect(first.status).toBe(200);
+    const respelt = await post('bets', { amount: '1.00', round_closed: false, round_id: round, transaction_id: tx, session_token: token });
+    expect(respelt).toMatchObject({ status: 200, text: first.text, replayed: 'true' });
+    const response = await handle(new Request('http://api.test/v3/provider/wins/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` },
+      body: JSON.stringify({ session_token: token, transaction_id: tx, round_id: round, amount: '1' }),
+    }));
+    expect(response.status).toBe(409);
+    expect((await response.json()).code).toBe('duplicate_transaction');
+  });
+});

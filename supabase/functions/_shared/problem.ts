@@ -34,6 +34,7 @@ const catalogue = {
   invalid_rollback: [422, 'Invalid rollback'],
   rounds_open: [409, 'Rounds open'],
   seamless_unavailable: [422, 'Seamless wallet not served yet'],
+  amount_too_large: [422, 'Amount too large'],
   internal_error: [500, 'Internal error'],
   service_unavailable: [503, 'Service unavailable'],
 } as const satisfies Record<string, readonly [number, string]>;

@@ -41,6 +41,7 @@ const refusals: Partial<Record<string, string>> = {
   unknown_transaction: 'No bet with this id in this round.',
   bet_settled: 'A win has settled this bet: it can no longer be rolled back.',
   invalid_rollback: 'Only a bet of this session can be rolled back.',
+  amount_too_large: 'The amount would take a balance or a round total past 16 digits before the point.',
 };
 
 /** The round engine's refusal as the problem the provider gets. */
@@ -81,14 +82,22 @@ interface Applied {
   balance: string | null;
 }
 
+/** An amount as its value, whatever its spelling: `"1.50"` and `"1.5"` are one amount. */
+function amountValue(amount: string): string {
+  return amount.includes('.') ? amount.replace(/0+$/, '').replace(/\.$/, '') : amount;
+}
+
 /**
  * A bet, win or rollback: the key, then the body and the token (401 before any 400), then the
- * engine's one call. The fingerprint is the request's meaning: its kind, session and fields.
+ * engine's one call. The fingerprint is the request's meaning, every field in a fixed order with
+ * its default and amounts by value, so a retry however spelt is the same request.
  */
 async function apply<B extends { session_token: string }>(
   ctx: ApiContext,
   request: Request,
+  kind: 'bet' | 'win' | 'rollback',
   parse: (body: unknown) => B,
+  meaning: (body: B) => unknown[],
   call: (keyHash: string, sessionId: string, body: B, fingerprint: string) => Promise<Applied[]>,
 ): Promise<Response> {
   const keyHash = providerKeyHash(request.headers);
@@ -96,8 +105,7 @@ async function apply<B extends { session_token: string }>(
     const body = parse(await readJsonBody(request, ctx.config.maxBodyBytes));
     return { body, token: verifiedToken(ctx, body.session_token) };
   }, 'provider');
-  const { session_token: _, ...fields } = body;
-  const fingerprint = sha256Hex(JSON.stringify([new URL(request.url).pathname.split('/').pop(), token.sessionId, fields]));
+  const fingerprint = sha256Hex(JSON.stringify([kind, token.sessionId, ...meaning(body)]));
   const [result] = await call(keyHash, token.sessionId, body, fingerprint);
   if (result.outcome !== 'ok' && result.outcome !== 'replayed') {
     const [session] = result.outcome === 'insufficient_funds'
@@ -116,7 +124,8 @@ async function apply<B extends { session_token: string }>(
 
 /** POST /v3/provider/bets */
 export function bet(ctx: ApiContext, request: Request): Promise<Response> {
-  return apply(ctx, request, betBody, (keyHash, sessionId, b, fingerprint) =>
+  return apply(ctx, request, 'bet', betBody, (b) => [b.transaction_id, b.round_id, amountValue(b.amount), b.round_closed ?? false],
+    (keyHash, sessionId, b, fingerprint) =>
     ctx.sql<Applied[]>`
       select outcome, body::text, balance from private.round_bet(${keyHash}, ${sessionId}::uuid, ${b.transaction_id},
         ${b.round_id}, ${b.amount}::numeric, ${b.round_closed ?? false}, ${fingerprint})`);
@@ -124,7 +133,9 @@ export function bet(ctx: ApiContext, request: Request): Promise<Response> {
 
 /** POST /v3/provider/wins */
 export function win(ctx: ApiContext, request: Request): Promise<Response> {
-  return apply(ctx, request, winBody, (keyHash, sessionId, w, fingerprint) =>
+  return apply(ctx, request, 'win', winBody,
+    (w) => [w.transaction_id, w.round_id, amountValue(w.amount), w.round_closed ?? false, w.bet_transaction_id ?? null],
+    (keyHash, sessionId, w, fingerprint) =>
     ctx.sql<Applied[]>`
       select outcome, body::text, balance from private.round_win(${keyHash}, ${sessionId}::uuid, ${w.transaction_id},
         ${w.round_id}, ${w.amount}::numeric, ${w.round_closed ?? false}, ${w.bet_transaction_id ?? null}, ${fingerprint})`);
@@ -132,7 +143,8 @@ export function win(ctx: ApiContext, request: Request): Promise<Response> {
 
 /** POST /v3/provider/rollbacks */
 export function rollback(ctx: ApiContext, request: Request): Promise<Response> {
-  return apply(ctx, request, rollbackBody, (keyHash, sessionId, r, fingerprint) =>
+  return apply(ctx, request, 'rollback', rollbackBody, (r) => [r.transaction_id, r.rolled_back_transaction_id],
+    (keyHash, sessionId, r, fingerprint) =>
     ctx.sql<Applied[]>`
       select outcome, body::text, balance from private.round_rollback(${keyHash}, ${sessionId}::uuid, ${r.transaction_id},
         ${r.rolled_back_transaction_id}, ${fingerprint})`);
