@@ -108,6 +108,37 @@ describe.each(algorithms)('launch token signed with $alg', ({ alg, kty, crv, pub
   });
 });
 
+describe('launch token key rotation', () => {
+  it('verifies tokens of the keys before a rotation, lists them in the JWKS, and only those', async () => {
+    for (const { alg } of algorithms) {
+      const before = await createSessionTokenSigner({ alg, issuer: ISSUER });
+      const token = before.sign(claims);
+      const other = await createSessionTokenSigner({ alg: 'ES256', issuer: ISSUER });
+      const after = await createSessionTokenSigner({ issuer: ISSUER, previousPublicJwks: [...before.jwks.keys, ...other.jwks.keys] });
+      expect(after.verify(token)).toMatchObject({ sessionId: 's', provider: 'spribe' });
+      expect(after.jwks.keys.map((k) => k.kid)).toEqual([after.jwks.keys[0].kid, before.jwks.keys[0].kid, other.jwks.keys[0].kid]);
+      expect(after.jwks.keys.every((k) => k.d === undefined)).toBe(true);
+      // A provider verifying with the published set accepts the old token too.
+      const { payload } = await jwtVerify(token, createLocalJWKSet(after.jwks), { issuer: ISSUER, audience: 'spribe' });
+      expect(payload.jti).toBe('s');
+      // Without the previous key, the old token is refused; a forged one under its header too.
+      expect((await createSessionTokenSigner({ issuer: ISSUER })).verify(token)).toBeNull();
+      const [header, payloadPart, signature] = token.split('.');
+      expect(after.verify(`${header}.${payloadPart}.${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`)).toBeNull();
+    }
+  });
+
+  it('reads the previous keys from SESSION_TOKEN_PREVIOUS_PUBLIC_JWKS, and refuses what is not a list of public keys', async () => {
+    const before = await createSessionTokenSigner({ issuer: ISSUER });
+    const options = signerOptionsFromEnv((name) => (name === 'SESSION_TOKEN_PREVIOUS_PUBLIC_JWKS' ? JSON.stringify(before.jwks.keys) : undefined));
+    expect(options.previousPublicJwks).toEqual(before.jwks.keys);
+    expect(() => signerOptionsFromEnv((name) => (name === 'SESSION_TOKEN_PREVIOUS_PUBLIC_JWKS' ? '{"keys":[]}' : undefined)))
+      .toThrow('SESSION_TOKEN_PREVIOUS_PUBLIC_JWKS is not a JSON array of public JWKs');
+    await expect(createSessionTokenSigner({ issuer: ISSUER, previousPublicJwks: [{ kty: 'RSA', n: 'x', e: 'AQAB' } as never] }))
+      .rejects.toThrow('not an OKP Ed25519 or EC P-256 public JWK');
+  });
+});
+
 describe('launch token settings', () => {
   const envOf = (values: Record<string, string>) => (name: string) => values[name];
 

@@ -76,6 +76,12 @@ export interface SignerOptions {
    * Absent: a throwaway key for development.
    */
   privateJwk?: JWK;
+  /**
+   * The public JWKs of keys that signed before a rotation (SESSION_TOKEN_PREVIOUS_PUBLIC_JWKS): their
+   * tokens still verify, and the JWKS still lists them, so the wins and rollbacks of rounds begun
+   * before the rotation settle. Drop them once those rounds have ended.
+   */
+  previousPublicJwks?: JWK[];
   issuer: string;
 }
 
@@ -100,13 +106,32 @@ export function signerOptionsFromEnv(env: Env): SignerOptions {
     // Not the parser's message: it may quote the key.
     if (typeof privateJwk !== 'object' || privateJwk === null) throw new Error('SESSION_TOKEN_PRIVATE_JWK is not a JSON object');
   }
-  return { alg, privateJwk: privateJwk as JWK | undefined, issuer: env('SESSION_TOKEN_ISSUER') ?? 'cgs' };
+  const previous = env('SESSION_TOKEN_PREVIOUS_PUBLIC_JWKS');
+  let previousPublicJwks: unknown;
+  if (previous !== undefined) {
+    try {
+      previousPublicJwks = JSON.parse(previous);
+    } catch {
+      previousPublicJwks = null;
+    }
+    if (!Array.isArray(previousPublicJwks) || !previousPublicJwks.every((k) => typeof k === 'object' && k !== null)) {
+      throw new Error('SESSION_TOKEN_PREVIOUS_PUBLIC_JWKS is not a JSON array of public JWKs');
+    }
+  }
+  return {
+    alg, privateJwk: privateJwk as JWK | undefined, previousPublicJwks: previousPublicJwks as JWK[] | undefined,
+    issuer: env('SESSION_TOKEN_ISSUER') ?? 'cgs',
+  };
+}
+
+/** The algorithm of a key's type, for public and private JWKs alike; undefined for any other key. */
+function algOfType(jwk: JWK): SessionTokenAlg | undefined {
+  return (Object.keys(KEY_TYPES) as SessionTokenAlg[]).find((name) => KEY_TYPES[name].kty === jwk.kty && KEY_TYPES[name].crv === jwk.crv);
 }
 
 /** The algorithm a private JWK signs with; throws when it is neither an Ed25519 nor a P-256 private key. */
 function algOfKey(jwk: JWK): SessionTokenAlg {
-  const alg = (Object.keys(KEY_TYPES) as SessionTokenAlg[])
-    .find((name) => KEY_TYPES[name].kty === jwk.kty && KEY_TYPES[name].crv === jwk.crv);
+  const alg = algOfType(jwk);
   if (!alg) throw new Error('the session token key must be an OKP Ed25519 or an EC P-256 JWK');
   if (typeof jwk.d !== 'string') throw new Error('the session token key must be a private JWK (with "d")');
   return alg;
@@ -164,10 +189,29 @@ export async function createSessionTokenSigner(options: SignerOptions): Promise<
     throw new Error('the session token key\'s public members do not match its private key');
   }
   const kid = options.privateJwk?.kid ?? thumbprint(publicJwk);
-  const jwks = { keys: [{ ...publicJwk, kid, alg, use: 'sig' }] };
   const header = base64url(JSON.stringify({ alg, kid, typ: 'JWT' }));
-  const publicKey = createPublicKey(privateKey);
-  const verifyOptions = alg === 'EdDSA' ? publicKey : { key: publicKey, dsaEncoding: 'ieee-p1363' as const };
+  // Every key a token may verify with, by the exact header it signs under: the current one, then
+  // those from before a rotation. No algorithm or key is ever taken from the token itself.
+  const verifiers = new Map<string, { key: Parameters<typeof verify>[2]; digest: string | null }>();
+  const verifierOf = (key: KeyObject, keyAlg: SessionTokenAlg) =>
+    keyAlg === 'EdDSA' ? { key, digest: null } : { key: { key, dsaEncoding: 'ieee-p1363' as const }, digest: 'sha256' };
+  verifiers.set(header, verifierOf(createPublicKey(privateKey), alg));
+  const jwks = { keys: [{ ...publicJwk, kid, alg, use: 'sig' }] };
+  for (const previous of options.previousPublicJwks ?? []) {
+    const previousAlg = algOfType(previous);
+    let key: KeyObject;
+    try {
+      if (!previousAlg) throw new Error();
+      key = createPublicKey({ key: publicPart(previous) as never, format: 'jwk' });
+    } catch {
+      throw new Error('a previous session token key is not an OKP Ed25519 or EC P-256 public JWK');
+    }
+    const previousKid = previous.kid ?? thumbprint(previous);
+    const previousHeader = base64url(JSON.stringify({ alg: previousAlg, kid: previousKid, typ: 'JWT' }));
+    if (verifiers.has(previousHeader)) continue;
+    verifiers.set(previousHeader, verifierOf(key, previousAlg));
+    jwks.keys.push({ ...publicPart(previous), kid: previousKid, alg: previousAlg, use: 'sig' });
+  }
 
   return {
     alg,
@@ -190,9 +234,10 @@ export async function createSessionTokenSigner(options: SignerOptions): Promise<
     },
     verify(token) {
       const parts = token.split('.');
-      // Only this signer's own header: no algorithm or key is taken from the token.
-      if (parts.length !== 3 || parts[0] !== header || !/^[A-Za-z0-9_-]+$/.test(parts[1] + parts[2])) return null;
-      if (!verify(digest, Buffer.from(`${parts[0]}.${parts[1]}`), verifyOptions, Buffer.from(parts[2], 'base64url'))) return null;
+      const verifier = verifiers.get(parts[0]);
+      if (parts.length !== 3 || !verifier || !/^[A-Za-z0-9_-]+$/.test(parts[1] + parts[2])) return null;
+      const input = Buffer.from(`${parts[0]}.${parts[1]}`);
+      if (!verify(verifier.digest, input, verifier.key, Buffer.from(parts[2], 'base64url'))) return null;
       try {
         const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
         if (claims.iss !== options.issuer || typeof claims.jti !== 'string' || typeof claims.aud !== 'string'
