@@ -225,12 +225,41 @@ async function postgres(native: string, dir: string, port: number, flags: string
   return child;
 }
 
+/**
+ * The port of a live server that owns `dir` (its postmaster.pid names a running process), or null.
+ * A second command on the same data folder (`npm run key` while `npm start` runs) uses that server
+ * instead of failing to start another on it.
+ */
+async function liveServerPort(dir: string): Promise<number | null> {
+  let lines: string[];
+  try {
+    lines = (await readFile(join(dir, 'postmaster.pid'), 'utf8')).split('\n');
+  } catch {
+    return null;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0) return null;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: it exists, owned by another user (the postgres user, when started by root).
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return null;
+  }
+  return port;
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<RunningPostgres> {
-  const port = options.port || (await freePort());
   const ids = postgresIds();
   const homes = options.homes ?? ROOT_HOMES;
-  const native = await runnableNative(options.native ?? (await installedNative()), ids, homes);
   const dir = await reachableDataDir(options.dir, ids, homes);
+  const shared = options.persistent ? await liveServerPort(dir) : null;
+  if (shared !== null) {
+    // Someone else's server: using it is all this command does; stopping it is theirs.
+    return { url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${shared}/postgres`, port: shared, dir, stop: async () => {} };
+  }
+  const port = options.port || (await freePort());
+  const native = await runnableNative(options.native ?? (await installedNative()), ids, homes);
   if (!existsSync(join(dir, 'PG_VERSION'))) await initdb(native, dir, ids);
   const child = await postgres(native, dir, port, [
     '-c', 'listen_addresses=127.0.0.1',
