@@ -129,6 +129,34 @@ export type Database = {
         };
         Relationships: [];
       };
+      "event": {
+        Row: {
+          "client_id": string;
+          "created_at": string;
+          "data": NonNullable<Json>;
+          "id": string;
+          "livemode": boolean;
+          "type": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "client_id": string;
+          "created_at"?: string;
+          "data": NonNullable<Json>;
+          "id"?: string;
+          "livemode": boolean;
+          "type": string;
+        };
+        Update: {
+          "client_id"?: string;
+          "created_at"?: string;
+          "data"?: NonNullable<Json>;
+          "id"?: string;
+          "livemode"?: boolean;
+          "type"?: string;
+        };
+        Relationships: [];
+      };
       "game": {
         Row: {
           "category": string;
@@ -744,6 +772,95 @@ export type Database = {
           "secret_prefix"?: string | null;
           "updated_at"?: string;
           "url"?: string | null;
+        };
+        Relationships: [];
+      };
+      "webhook_delivery": {
+        Row: {
+          "attempts": number;
+          "client_id": string;
+          "delivered_at": string | null;
+          "endpoint_id": string;
+          "event_id": string;
+          "id": string;
+          "next_attempt_at": string;
+          "status": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "attempts"?: number;
+          "client_id": string;
+          "delivered_at"?: string | null;
+          "endpoint_id": string;
+          "event_id": string;
+          "id"?: string;
+          "next_attempt_at"?: string;
+          "status"?: string;
+        };
+        Update: {
+          "attempts"?: number;
+          "client_id"?: string;
+          "delivered_at"?: string | null;
+          "endpoint_id"?: string;
+          "event_id"?: string;
+          "id"?: string;
+          "next_attempt_at"?: string;
+          "status"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "webhook_delivery_endpoint_id_fkey";
+            columns: ["endpoint_id"];
+            isOneToOne: false;
+            referencedRelation: "webhook_endpoint";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "webhook_delivery_event_id_fkey";
+            columns: ["event_id"];
+            isOneToOne: false;
+            referencedRelation: "event";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      "webhook_endpoint": {
+        Row: {
+          "client_id": string;
+          "created_at": string;
+          "description": string | null;
+          "enabled": boolean;
+          "event_types": (string)[];
+          "id": string;
+          "livemode": boolean;
+          "secret_prefix": string;
+          "updated_at": string;
+          "url": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "client_id": string;
+          "created_at"?: string;
+          "description"?: string | null;
+          "enabled"?: boolean;
+          "event_types"?: (string)[];
+          "id"?: string;
+          "livemode": boolean;
+          "secret_prefix": string;
+          "updated_at"?: string;
+          "url": string;
+        };
+        Update: {
+          "client_id"?: string;
+          "created_at"?: string;
+          "description"?: string | null;
+          "enabled"?: boolean;
+          "event_types"?: (string)[];
+          "id"?: string;
+          "livemode"?: boolean;
+          "secret_prefix"?: string;
+          "updated_at"?: string;
+          "url"?: string;
         };
         Relationships: [];
       };

@@ -1,0 +1,222 @@
+-- Webhooks, first part: the outbox. Every event is written in the same transaction as the change it
+-- reports, by a trigger on that change's table, so an event never describes a change that rolled
+-- back and no change loses its event; with it, one delivery row per endpoint that wants it. The
+-- delivery runner, the endpoints' API and the event reads build on these tables.
+--
+-- An event is `{ id, type, created_at, livemode, data }` (Stripe's and Standard Webhooks' shape);
+-- `data` is the object as the API shows it where the API shows one. Clients read their own events,
+-- endpoints and deliveries, staff all; nobody writes them through PostgREST. An endpoint's signing
+-- secret lives in private.webhook_secret, which no API role reads.
+
+-- ============================================================================================
+-- Tables
+-- ============================================================================================
+create table public.webhook_endpoint (
+  id uuid primary key default gen_random_uuid(),
+  client_id uuid not null references auth.users (id) on delete cascade,
+  livemode boolean not null,
+  url text not null,
+  -- The event types it wants; empty: all.
+  event_types text[] not null default '{}',
+  enabled boolean not null default true,
+  description text,
+  secret_prefix text not null,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint webhook_endpoint_url_format check (url ~ '^https?://[^\s/?#]+[^\s]*$' and char_length(url) <= 2048),
+  constraint webhook_endpoint_description_length check (char_length(description) <= 500)
+);
+comment on table public.webhook_endpoint is 'Where a client wants its events sent, and which.';
+create index webhook_endpoint_client_id_idx on public.webhook_endpoint (client_id, livemode);
+
+create table private.webhook_secret (
+  endpoint_id uuid primary key references public.webhook_endpoint (id) on delete cascade,
+  secret text not null,
+  previous_secret text,
+  previous_until timestamptz,
+  constraint webhook_secret_format check (secret ~ '^whsec_[A-Za-z0-9+/]{43}=$')
+);
+comment on table private.webhook_secret is 'The secret signing deliveries to an endpoint, and the one before a rotation.';
+
+create table public.event (
+  id uuid primary key default gen_random_uuid(),
+  client_id uuid not null references auth.users (id) on delete cascade,
+  livemode boolean not null,
+  type text not null,
+  created_at timestamptz not null default now(),
+  data jsonb not null,
+  constraint event_type_format check (type ~ '^[a-z_]+\.[a-z_]+$')
+);
+comment on table public.event is 'What happened to a client''s objects, written with the change itself (the outbox).';
+create index event_client_id_created_at_idx on public.event (client_id, livemode, created_at desc, id desc);
+
+create table public.webhook_delivery (
+  id uuid primary key default gen_random_uuid(),
+  event_id uuid not null references public.event (id) on delete cascade,
+  endpoint_id uuid not null references public.webhook_endpoint (id) on delete cascade,
+  -- The event's client, so a client's read is an index condition like every other.
+  client_id uuid not null references auth.users (id) on delete cascade,
+  status text not null default 'pending',
+  attempts int not null default 0,
+  next_attempt_at timestamptz not null default now(),
+  delivered_at timestamptz,
+  constraint webhook_delivery_event_endpoint_key unique (event_id, endpoint_id),
+  constraint webhook_delivery_status_check check (status in ('pending', 'delivered', 'failed'))
+);
+comment on table public.webhook_delivery is 'One event to one endpoint: pending until a 2xx, failed when its retries run out.';
+create index webhook_delivery_due_idx on public.webhook_delivery (next_attempt_at) where status = 'pending';
+create index webhook_delivery_client_id_idx on public.webhook_delivery (client_id);
+create index webhook_delivery_endpoint_id_idx on public.webhook_delivery (endpoint_id);
+
+-- ============================================================================================
+-- Row level security
+-- ============================================================================================
+alter table public.webhook_endpoint enable row level security;
+alter table private.webhook_secret enable row level security;
+alter table public.event enable row level security;
+alter table public.webhook_delivery enable row level security;
+
+-- ============================================================================================
+-- Grants: read-only for the API roles.
+-- ============================================================================================
+grant select on public.webhook_endpoint, public.event, public.webhook_delivery to authenticated, staff, service_role;
+
+-- ============================================================================================
+-- Helper functions
+-- ============================================================================================
+-- The one way an event is written: the event, and a pending delivery to each enabled endpoint of
+-- the client, in the event's mode, that wants its type.
+create function private.emit_event(client_id uuid, livemode boolean, type text, data jsonb) returns uuid
+language plpgsql
+-- security definer: it runs inside whoever's change it reports (staff recording a transaction, the
+-- API's owner creating a session), and none of them may write the outbox themselves.
+security definer
+set search_path = ''
+as $$
+declare
+  event_id uuid;
+begin
+  insert into public.event (client_id, livemode, type, data)
+  values (emit_event.client_id, emit_event.livemode, emit_event.type, emit_event.data)
+  returning id into event_id;
+  insert into public.webhook_delivery (event_id, endpoint_id, client_id)
+  select event_id, e.id, e.client_id
+  from public.webhook_endpoint e
+  where e.client_id = emit_event.client_id and e.livemode = emit_event.livemode and e.enabled
+    and (cardinality(e.event_types) = 0 or emit_event.type = any (e.event_types));
+  return event_id;
+end;
+$$;
+revoke execute on function private.emit_event from public, anon, authenticated, service_role;
+
+create function private.event_for_session() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.emit_event(new.client_id, new.livemode, 'session.created', jsonb_build_object(
+    'id', new.id, 'player_id', new.player_id,
+    'game_id', (select gp.slug from public.game_provider gp where gp.id = new.provider_id) || ':' || new.game,
+    'currency', new.currency_code, 'status', new.status, 'livemode', new.livemode,
+    'created_at', new.created_at, 'expires_at', new.expires_at));
+  return null;
+end;
+$$;
+revoke execute on function private.event_for_session() from public, anon, authenticated, service_role;
+
+create function private.event_for_round() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.emit_event(new.client_id, new.livemode, 'round.' || new.status,
+    (select r.round::jsonb from private.round_entry r where r.id = new.id));
+  return null;
+end;
+$$;
+revoke execute on function private.event_for_round() from public, anon, authenticated, service_role;
+
+-- The float is live money: its movements are live events.
+create function private.event_for_transaction() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.emit_event(new.client_id, true, 'transaction.created', jsonb_build_object(
+    'id', new.id, 'type', new.type, 'currency', new.currency_code, 'amount', new.amount::text,
+    'balance_after', new.balance_after::text, 'reference', new.reference, 'note', new.note,
+    'created_at', new.created_at));
+  return null;
+end;
+$$;
+revoke execute on function private.event_for_transaction() from public, anon, authenticated, service_role;
+
+create function private.event_for_api_key() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.emit_event(new.client_id, new.livemode,
+    case when tg_op = 'INSERT' then 'api_key.created' else 'api_key.revoked' end,
+    jsonb_build_object('id', new.id, 'label', new.label, 'key_prefix', new.key_prefix, 'livemode', new.livemode,
+                       'status', new.status, 'created_at', new.created_at, 'revoked_at', new.revoked_at));
+  return null;
+end;
+$$;
+revoke execute on function private.event_for_api_key() from public, anon, authenticated, service_role;
+
+-- ============================================================================================
+-- Triggers
+-- ============================================================================================
+create trigger game_session_event
+  after insert on public.game_session
+  for each row execute function private.event_for_session();
+
+create trigger game_round_event
+  after update of status on public.game_round
+  for each row when (old.status = 'open' and new.status in ('closed', 'cancelled'))
+  execute function private.event_for_round();
+
+create trigger transaction_event
+  after insert on public.transaction
+  for each row execute function private.event_for_transaction();
+
+create trigger api_key_created_event
+  after insert on public.api_key
+  for each row execute function private.event_for_api_key();
+
+create trigger api_key_revoked_event
+  after update of status on public.api_key
+  for each row when (old.status <> 'revoked' and new.status = 'revoked')
+  execute function private.event_for_api_key();
+
+-- ============================================================================================
+-- Policies
+-- ============================================================================================
+create policy "clients read their own webhook endpoints"
+  on public.webhook_endpoint for select to authenticated
+  using (client_id = (select private.uid()));
+
+create policy "staff read all webhook endpoints"
+  on public.webhook_endpoint for select to staff
+  using (true);
+
+create policy "clients read their own events"
+  on public.event for select to authenticated
+  using (client_id = (select private.uid()));
+
+create policy "staff read all events"
+  on public.event for select to staff
+  using (true);
+
+create policy "clients read their own webhook deliveries"
+  on public.webhook_delivery for select to authenticated
+  using (client_id = (select private.uid()));
+
+create policy "staff read all webhook deliveries"
+  on public.webhook_delivery for select to staff
+  using (true);
