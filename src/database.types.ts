@@ -775,6 +775,45 @@ export type Database = {
         };
         Relationships: [];
       };
+      "webhook_attempt": {
+        Row: {
+          "attempt": number;
+          "attempted_at": string;
+          "client_id": string;
+          "delivery_id": string;
+          "duration_ms": number;
+          "error": string | null;
+          "status_code": number | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          "attempt": number;
+          "attempted_at"?: string;
+          "client_id": string;
+          "delivery_id": string;
+          "duration_ms": number;
+          "error"?: string | null;
+          "status_code"?: number | null;
+        };
+        Update: {
+          "attempt"?: number;
+          "attempted_at"?: string;
+          "client_id"?: string;
+          "delivery_id"?: string;
+          "duration_ms"?: number;
+          "error"?: string | null;
+          "status_code"?: number | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "webhook_attempt_delivery_id_fkey";
+            columns: ["delivery_id"];
+            isOneToOne: false;
+            referencedRelation: "webhook_delivery";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       "webhook_delivery": {
         Row: {
           "attempts": number;

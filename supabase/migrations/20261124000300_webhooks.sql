@@ -68,6 +68,21 @@ create index webhook_delivery_due_idx on public.webhook_delivery (next_attempt_a
 create index webhook_delivery_client_id_idx on public.webhook_delivery (client_id);
 create index webhook_delivery_endpoint_id_idx on public.webhook_delivery (endpoint_id);
 
+-- Every attempt at a delivery: when, what came back, how long it took.
+create table public.webhook_attempt (
+  delivery_id uuid not null references public.webhook_delivery (id) on delete cascade,
+  attempt int not null,
+  client_id uuid not null references auth.users (id) on delete cascade,
+  attempted_at timestamptz not null default now(),
+  status_code int,
+  duration_ms int not null,
+  error text,
+  primary key (delivery_id, attempt),
+  constraint webhook_attempt_error_length check (char_length(error) <= 500)
+);
+comment on table public.webhook_attempt is 'Each try at a delivery, for the operator to see what its endpoint answered.';
+create index webhook_attempt_client_id_idx on public.webhook_attempt (client_id);
+
 -- ============================================================================================
 -- Row level security
 -- ============================================================================================
@@ -75,11 +90,13 @@ alter table public.webhook_endpoint enable row level security;
 alter table private.webhook_secret enable row level security;
 alter table public.event enable row level security;
 alter table public.webhook_delivery enable row level security;
+alter table public.webhook_attempt enable row level security;
 
 -- ============================================================================================
 -- Grants: read-only for the API roles.
 -- ============================================================================================
-grant select on public.webhook_endpoint, public.event, public.webhook_delivery to authenticated, staff, service_role;
+grant select on public.webhook_endpoint, public.event, public.webhook_delivery, public.webhook_attempt
+  to authenticated, staff, service_role;
 
 -- ============================================================================================
 -- Helper functions
@@ -169,6 +186,85 @@ end;
 $$;
 revoke execute on function private.event_for_api_key() from public, anon, authenticated, service_role;
 
+-- The delivery runner's two calls (any number of runners at once): claim due deliveries, then say
+-- how each went. A claim pushes the delivery's next attempt a lease ahead, so one that a crashed
+-- runner never finished is due again then; SKIP LOCKED keeps two runners off one delivery.
+-- Each claimed delivery comes with what to send: the endpoint's url, its secrets (the current one,
+-- and the previous one during a rotation) and the event as JSON.
+create function private.claim_deliveries(batch int, lease_seconds int)
+returns table (delivery_id uuid, attempt int, event_id uuid, url text, secrets text[], payload text)
+language plpgsql
+set search_path = ''
+as $$
+begin
+  return query
+  with due as (
+    select d.id from public.webhook_delivery d
+    where d.status = 'pending' and d.next_attempt_at <= now()
+    order by d.next_attempt_at
+    limit claim_deliveries.batch
+    for update skip locked
+  ), claimed as (
+    update public.webhook_delivery d
+    set attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => claim_deliveries.lease_seconds)
+    from due where d.id = due.id
+    returning d.id, d.attempts, d.event_id, d.endpoint_id
+  )
+  select c.id, c.attempts, c.event_id, e.url,
+         array_remove(array[s.secret, case when s.previous_until > now() then s.previous_secret end], null),
+         json_build_object('id', ev.id, 'type', ev.type, 'created_at', ev.created_at, 'livemode', ev.livemode,
+                           'data', ev.data)::text
+  from claimed c
+  join public.webhook_endpoint e on e.id = c.endpoint_id
+  join private.webhook_secret s on s.endpoint_id = e.id
+  join public.event ev on ev.id = c.event_id;
+end;
+$$;
+revoke execute on function private.claim_deliveries from public, anon, authenticated, service_role;
+
+-- After an attempt: a 2xx delivers; a 410 Gone disables the endpoint (Standard Webhooks) and fails
+-- the delivery; anything else retries at about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (Svix's
+-- schedule), a tenth either way so retries spread, and no sooner than the endpoint's Retry-After,
+-- then fails. An attempt already finished, or a claim a later one replaced, changes nothing.
+create function private.finish_delivery(
+  delivery_id uuid, attempt int, status_code int, duration_ms int, error text, retry_after_seconds int default null
+) returns text
+language plpgsql
+set search_path = ''
+as $$
+declare
+  delivery public.webhook_delivery;
+  schedule constant int[] := array[5, 300, 1800, 7200, 18000, 36000, 36000];
+  wait_seconds double precision;
+begin
+  select * into delivery from public.webhook_delivery d where d.id = finish_delivery.delivery_id for update;
+  if delivery.id is null or delivery.status <> 'pending' or delivery.attempts <> finish_delivery.attempt then
+    return 'stale';
+  end if;
+  insert into public.webhook_attempt (delivery_id, attempt, client_id, status_code, duration_ms, error)
+  values (delivery.id, delivery.attempts, delivery.client_id, finish_delivery.status_code, finish_delivery.duration_ms,
+          left(finish_delivery.error, 500))
+  on conflict do nothing;
+  if finish_delivery.status_code between 200 and 299 then
+    update public.webhook_delivery d set status = 'delivered', delivered_at = now() where d.id = delivery.id;
+    return 'delivered';
+  end if;
+  if finish_delivery.status_code = 410 then
+    update public.webhook_endpoint e set enabled = false, updated_at = now() where e.id = delivery.endpoint_id;
+    update public.webhook_delivery d set status = 'failed' where d.id = delivery.id;
+    return 'endpoint_disabled';
+  end if;
+  if delivery.attempts > cardinality(schedule) then
+    update public.webhook_delivery d set status = 'failed' where d.id = delivery.id;
+    return 'failed';
+  end if;
+  wait_seconds := greatest(schedule[delivery.attempts] * (0.9 + random() * 0.2), coalesce(finish_delivery.retry_after_seconds, 0));
+  update public.webhook_delivery d set next_attempt_at = now() + make_interval(secs => wait_seconds) where d.id = delivery.id;
+  return 'retrying';
+end;
+$$;
+revoke execute on function private.finish_delivery from public, anon, authenticated, service_role;
+
 -- ============================================================================================
 -- Triggers
 -- ============================================================================================
@@ -219,4 +315,12 @@ create policy "clients read their own webhook deliveries"
 
 create policy "staff read all webhook deliveries"
   on public.webhook_delivery for select to staff
+  using (true);
+
+create policy "clients read their own webhook attempts"
+  on public.webhook_attempt for select to authenticated
+  using (client_id = (select private.uid()));
+
+create policy "staff read all webhook attempts"
+  on public.webhook_attempt for select to staff
   using (true);

@@ -37,3 +37,22 @@ describeAccessMatrix({
   change: { status: 'delivered' },
   allowed: { select: ownerAndStaff, insert: [], update: [], delete: [] },
 });
+
+describeAccessMatrix({
+  table: 'webhook_attempt',
+  key: 'delivery_id',
+  async seed({ sql, owner }) {
+    const [row] = await sql`insert into public.webhook_delivery (event_id, endpoint_id, client_id)
+      values (${await eventOf(sql, owner.id)}, ${await endpointOf(sql, owner.id)}, ${owner.id}) returning id`;
+    await sql`insert into public.webhook_attempt (delivery_id, attempt, client_id, status_code, duration_ms)
+      values (${row.id}, 1, ${owner.id}, 500, 3)`;
+    return row.id;
+  },
+  newRow: async ({ sql, other }) => {
+    const [row] = await sql`insert into public.webhook_delivery (event_id, endpoint_id, client_id)
+      values (${await eventOf(sql, other.id)}, ${await endpointOf(sql, other.id)}, ${other.id}) returning id`;
+    return { delivery_id: row.id, attempt: 1, client_id: other.id, status_code: 200, duration_ms: 1 };
+  },
+  change: { status_code: 200 },
+  allowed: { select: ownerAndStaff, insert: [], update: [], delete: [] },
+});

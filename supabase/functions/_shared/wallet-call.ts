@@ -7,7 +7,7 @@
 //   A failed debit is answered to the provider as failed and rolled back at the operator; a failed
 //   credit or rollback is retried with the same transaction_id until accepted.
 // Runtime-neutral: fetch and the clock are injected, so tests drive it against a real server.
-import { Webhook } from 'standardwebhooks';
+import { signedHeaders } from './standard-webhooks.ts';
 
 export type WalletAction = 'balance' | 'debit' | 'credit' | 'rollback';
 
@@ -43,17 +43,6 @@ export interface WalletCallOptions {
 
 const AMOUNT = /^-?(0|[1-9][0-9]{0,15})(\.[0-9]{1,4})?$/;
 const CODE = /^[a-z][a-z0-9_]{0,63}$/;
-
-/** The Standard Webhooks headers for `body`: one `v1,` signature per secret, space-separated. */
-export function signedHeaders(secrets: string[], messageId: string, at: Date, body: string): Record<string, string> {
-  if (!secrets.length) throw new Error('a wallet call needs a signing secret');
-  return {
-    'content-type': 'application/json',
-    'webhook-id': messageId,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(messageId, at, body)).join(' '),
-  };
-}
 
 export async function callWallet(request: WalletRequest, options: WalletCallOptions): Promise<WalletAnswer> {
   const body = JSON.stringify(request);

@@ -1,0 +1,69 @@
+// The webhook delivery runner: claims due deliveries (any number of runners may work at once), sends
+// each event signed with Standard Webhooks, and reports how it went, so the database schedules the
+// retry. A delivery succeeds on a 2xx within the timeout (15 s by default). Runtime-neutral: the
+// database and fetch are injected; a scheduled function and `npm start` call it.
+import type { Sql } from './database.ts';
+import { signedHeaders } from './standard-webhooks.ts';
+
+export interface DeliveryOptions {
+  batch?: number;
+  /** How long a claim holds a delivery: one a crashed runner never finished is due again after it. */
+  leaseSeconds?: number;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  now?: () => Date;
+}
+
+interface Claimed {
+  delivery_id: string;
+  attempt: number;
+  event_id: string;
+  url: string;
+  secrets: string[];
+  payload: string;
+}
+
+/** One round of deliveries: what was claimed, and how each went. */
+export async function runDeliveries(sql: Sql, options: DeliveryOptions = {}): Promise<Record<string, number>> {
+  const claimed = await sql<Claimed[]>`
+    select * from private.claim_deliveries(${options.batch ?? 50}, ${options.leaseSeconds ?? 60})`;
+  const outcomes = await Promise.all(claimed.map((delivery) => deliver(sql, delivery, options)));
+  const counts: Record<string, number> = { claimed: claimed.length };
+  for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
+  return counts;
+}
+
+/** Retry-After in seconds, as a number of seconds or an HTTP date; null when absent or unreadable. */
+function retryAfterSeconds(value: string | null, now: Date): number | null {
+  if (!value) return null;
+  if (/^\d{1,9}$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now.getTime()) / 1000));
+}
+
+async function deliver(sql: Sql, delivery: Claimed, options: DeliveryOptions): Promise<string> {
+  const now = (options.now ?? (() => new Date()))();
+  const started = performance.now();
+  let status: number | null = null;
+  let error: string | null = null;
+  let retryAfter: number | null = null;
+  try {
+    const response = await (options.fetch ?? fetch)(delivery.url, {
+      method: 'POST',
+      headers: signedHeaders(delivery.secrets, delivery.event_id, now, delivery.payload),
+      body: delivery.payload,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+      redirect: 'manual',
+    });
+    status = response.status;
+    retryAfter = retryAfterSeconds(response.headers.get('retry-after'), now);
+    await response.body?.cancel();
+  } catch (caught) {
+    const timedOut = caught instanceof Error && (caught.name === 'TimeoutError' || caught.name === 'AbortError');
+    error = timedOut ? 'no answer in time' : 'the endpoint could not be reached';
+  }
+  const [finished] = await sql<{ finish_delivery: string }[]>`
+    select private.finish_delivery(${delivery.delivery_id}, ${delivery.attempt}, ${status},
+      ${Math.round(performance.now() - started)}, ${error}, ${retryAfter})`;
+  return finished.finish_delivery;
+}

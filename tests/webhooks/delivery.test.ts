@@ -1,0 +1,111 @@
+// The delivery runner (supabase/functions/_shared/deliveries.ts) against real HTTP receivers on
+// loopback, on a database of its own (it delivers whatever is due): signed so the standardwebhooks
+// verifier accepts it, with the event id as webhook-id; a 2xx delivers; a failure, a timeout or a
+// Retry-After schedules the next attempt; 410 Gone disables the endpoint; two runners at once never
+// send one delivery twice; every attempt is recorded.
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Sql } from 'postgres';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { signUp } from '../helpers/db.ts';
+import { isolatedDatabase } from '../sessions/helpers.ts';
+
+let owner: Sql;
+let runner: Sql;
+let client: string;
+const secret = `whsec_${randomBytes(32).toString('base64')}`;
+const received: { id: string; body: Record<string, unknown> }[] = [];
+let answer: { status: number; headers?: Record<string, string>; delayMs?: number } = { status: 204 };
+let url: string;
+const server = createServer((req, res) => {
+  let raw = '';
+  req.on('data', (chunk) => (raw += chunk));
+  req.on('end', async () => {
+    const body = new Webhook(secret).verify(raw, req.headers as Record<string, string>) as Record<string, unknown>;
+    received.push({ id: req.headers['webhook-id'] as string, body });
+    if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+    res.writeHead(answer.status, answer.headers).end();
+  });
+});
+
+beforeAll(async () => {
+  ({ owner, endpoint: runner } = await isolatedDatabase('deliveries'));
+  client = (await signUp(owner, 'hooked')).id;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+/** A letters-only name, so each endpoint here wants its own event type and gets its events alone. */
+const uniqueType = () => `test.${Array.from(randomBytes(10), (b) => String.fromCharCode(97 + (b % 26))).join('')}`;
+
+async function pendingEvent(type = uniqueType()): Promise<{ event: string; delivery: string; endpoint: string }> {
+  const [endpoint] = await owner`
+    insert into public.webhook_endpoint (client_id, livemode, url, event_types, secret_prefix)
+    values (${client}, true, ${url}, ${[type]}, ${secret.slice(0, 12)})
+    returning id`;
+  await owner`insert into private.webhook_secret (endpoint_id, secret) values (${endpoint.id}, ${secret})`;
+  const [event] = await owner`select private.emit_event(${client}, true, ${type}, ${owner.json({ n: 1 })}) as id`;
+  const [delivery] = await owner`select id from public.webhook_delivery where event_id = ${event.id}`;
+  return { event: event.id, delivery: delivery.id, endpoint: endpoint.id };
+}
+const deliveryOf = async (id: string) => (await owner`select * from public.webhook_delivery where id = ${id}`)[0];
+
+describe('the delivery runner', () => {
+  it('delivers a due event, signed, the event id as webhook-id, and records the attempt', async () => {
+    answer = { status: 204 };
+    const { event, delivery } = await pendingEvent('session.created');
+    expect(await runDeliveries(runner)).toEqual({ claimed: 1, delivered: 1 });
+    expect(received.at(-1)).toMatchObject({ id: event, body: { id: event, type: 'session.created', livemode: true, data: { n: 1 } } });
+    expect(await deliveryOf(delivery)).toMatchObject({ status: 'delivered', attempts: 1 });
+    const [attempt] = await owner`select * from public.webhook_attempt where delivery_id = ${delivery}`;
+    expect(attempt).toMatchObject({ attempt: 1, status_code: 204, error: null });
+    expect(await runDeliveries(runner)).toEqual({ claimed: 0 });
+  });
+
+  it('retries a failure about 5 s later, later still after a Retry-After, and takes no answer in time for a failure', async () => {
+    answer = { status: 503 };
+    const first = await pendingEvent();
+    expect(await runDeliveries(runner)).toEqual({ claimed: 1, retrying: 1 });
+    const wait = ((await deliveryOf(first.delivery)).next_attempt_at.getTime() - Date.now()) / 1000;
+    expect(wait).toBeGreaterThan(3.5);
+    expect(wait).toBeLessThan(6);
+    await owner`update public.webhook_delivery set status = 'failed' where id = ${first.delivery}`;
+
+    answer = { status: 429, headers: { 'retry-after': '120' } };
+    const second = await pendingEvent();
+    await runDeliveries(runner);
+    expect((await deliveryOf(second.delivery)).next_attempt_at.getTime() - Date.now()).toBeGreaterThan(110_000);
+    await owner`update public.webhook_delivery set status = 'failed' where id = ${second.delivery}`;
+
+    answer = { status: 204, delayMs: 500 };
+    const third = await pendingEvent();
+    expect(await runDeliveries(runner, { timeoutMs: 100 })).toEqual({ claimed: 1, retrying: 1 });
+    const [attempt] = await owner`select * from public.webhook_attempt where delivery_id = ${third.delivery}`;
+    expect(attempt).toMatchObject({ status_code: null, error: 'no answer in time' });
+    await owner`update public.webhook_delivery set status = 'failed' where id = ${third.delivery}`;
+  });
+
+  it('disables an endpoint that answers 410 Gone', async () => {
+    answer = { status: 410 };
+    const { delivery, endpoint } = await pendingEvent();
+    expect(await runDeliveries(runner)).toEqual({ claimed: 1, endpoint_disabled: 1 });
+    expect(await deliveryOf(delivery)).toMatchObject({ status: 'failed' });
+    expect((await owner`select enabled from public.webhook_endpoint where id = ${endpoint}`)[0].enabled).toBe(false);
+  });
+
+  it('never sends one delivery twice when two runners work at once', async () => {
+    answer = { status: 200, delayMs: 20 };
+    const before = received.length;
+    const made = await Promise.all(Array.from({ length: 30 }, () => pendingEvent()));
+    const [a, b] = await Promise.all([runDeliveries(runner, { batch: 20 }), runDeliveries(runner, { batch: 20 })]);
+    const left = await runDeliveries(runner, { batch: 50 });
+    expect(a.claimed + b.claimed + left.claimed).toBe(30);
+    const ids = received.slice(before).map((r) => r.id);
+    expect(new Set(ids).size).toBe(30);
+    expect(ids.sort()).toEqual(made.map((m) => m.event).sort());
+  });
+});
