@@ -1,6 +1,8 @@
 // npm start: the service on its embedded default (or DATABASE_URL), migrated, seeded when new,
 // and the v3 Edge Function served under Deno at http://127.0.0.1:${PORT:-54321}/functions/v1/v3.
 import postgres from 'postgres';
+import { connectDatabase } from '../supabase/functions/_shared/database.ts';
+import { drainDeliveries } from '../supabase/functions/_shared/deliveries.ts';
 import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
 import { prepareDatabase } from './lib/database.ts';
 import { serveFunction } from './lib/deno-function.ts';
@@ -44,10 +46,24 @@ if (await demoKeyIsActive(target.url)) {
   console.log('no demo key here: npm run key -- issue --client <email> prints one');
 }
 
+// Webhook deliveries: what the deliver function does on a schedule when deployed, on a timer here.
+const deliverySql = connectDatabase(target.url, { max: 2 });
+let draining = false;
+const deliveries = setInterval(() => {
+  if (draining) return;
+  draining = true;
+  drainDeliveries(deliverySql, 900)
+    .then((counts) => counts.claimed && console.log(`[deliver] ${JSON.stringify(counts)}`))
+    .catch((error) => console.error(`[deliver] ${(error as Error).message}`))
+    .finally(() => (draining = false));
+}, 1000);
+
 let stopping = false;
 async function shutdown() {
   if (stopping) return;
   stopping = true;
+  clearInterval(deliveries);
+  await deliverySql.end();
   await served.stop();
   await target.stop();
   process.exit(0);

@@ -11,7 +11,7 @@ export interface SignCost {
 }
 
 export async function measureSignCost(): Promise<SignCost> {
-  const { stdout } = await promisify(execFile)(deno, [...runAsFunction, `${paths.root}bench/sessions/sign-cost.ts`], {
+  const { stdout } = await promisify(execFile)(deno, [...runAsFunction(), `${paths.root}bench/sessions/sign-cost.ts`], {
     cwd: paths.root,
     env: denoEnv(),
   });

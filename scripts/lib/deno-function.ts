@@ -5,6 +5,8 @@ import { promisify } from 'node:util';
 import { paths } from './database.ts';
 
 export interface ServeOptions {
+  /** Which function under supabase/functions: `v3` (the API, the default) or `deliver`. */
+  name?: 'v3' | 'deliver';
   databaseUrl: string;
   port: number;
   /** Extra environment for the function (SESSION_TOKEN_PRIVATE_JWK, LAUNCH_BASE_URL, ...). */
@@ -21,14 +23,14 @@ export interface ServedFunction {
 /** The project's own Deno binary (the `deno` npm package). */
 export const deno = `${paths.root}node_modules/.bin/deno`;
 
-const functionDir = `${paths.root}supabase/functions/v3`;
+const functionDir = (name = 'v3') => `${paths.root}supabase/functions/${name}`;
 
 /**
- * `deno run` as the function runs: offline from node_modules with its import map, and the
+ * `deno run` as a function runs: offline from node_modules with its import map, and the
  * permissions it needs. Add the script to run.
  */
-export const runAsFunction = ['run', '--node-modules-dir=manual', `--config=${functionDir}/deno.json`, '--allow-env',
-  '--allow-net', '--allow-read', '--allow-sys'];
+export const runAsFunction = (name = 'v3') => ['run', '--node-modules-dir=manual', `--config=${functionDir(name)}/deno.json`,
+  '--allow-env', '--allow-net', '--allow-read', '--allow-sys'];
 
 /** The environment for a Deno run from this project: no update check, no colours in the output. */
 export function denoEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -36,7 +38,8 @@ export function denoEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 export async function serveFunction(options: ServeOptions): Promise<ServedFunction> {
-  const child = spawn(deno, [...runAsFunction, `${functionDir}/index.ts`], {
+  const name = options.name ?? 'v3';
+  const child = spawn(deno, [...runAsFunction(name), `${functionDir(name)}/index.ts`], {
     cwd: paths.root,
     env: denoEnv({ ...options.env, SUPABASE_DB_URL: options.databaseUrl, PORT: String(options.port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,7 +51,7 @@ export async function serveFunction(options: ServeOptions): Promise<ServedFuncti
       for (const line of chunk.toString().split('\n').filter(Boolean)) {
         output.push(line);
         options.onOutput?.(line);
-        if (line.includes('v3 listening on')) resolve();
+        if (line.includes(`${name} listening on`)) resolve();
       }
     };
     child.stdout.on('data', onData);

@@ -67,3 +67,15 @@ async function deliver(sql: Sql, delivery: Claimed, options: DeliveryOptions): P
       ${Math.round(performance.now() - started)}, ${error}, ${retryAfter})`;
   return finished.finish_delivery;
 }
+
+/** Rounds of deliveries until none is due or `budgetMs` has passed: what each outcome counted. */
+export async function drainDeliveries(sql: Sql, budgetMs: number, options: DeliveryOptions = {}): Promise<Record<string, number>> {
+  const deadline = Date.now() + budgetMs;
+  const total: Record<string, number> = { claimed: 0 };
+  const batch = options.batch ?? 50;
+  for (;;) {
+    const counts = await runDeliveries(sql, { ...options, batch });
+    for (const [outcome, n] of Object.entries(counts)) total[outcome] = (total[outcome] ?? 0) + n;
+    if (counts.claimed < batch || Date.now() >= deadline) return total;
+  }
+}

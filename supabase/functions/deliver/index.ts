@@ -1,0 +1,26 @@
+// Edge Function: drains the webhook deliveries that are due, called on a schedule (pg_cron with
+// pg_net, deployed; `npm start` runs the same runner on a timer locally). Each call works for up to
+// DELIVER_BUDGET_MS (20 s by default), a batch at a time, and answers what it did. Hosted, Supabase
+// checks the caller's JWT (the service key the schedule sends) before it runs.
+import { connectDatabase, databaseOptionsFromEnv } from '../_shared/database.ts';
+import { drainDeliveries } from '../_shared/deliveries.ts';
+import { positiveSetting } from '../_shared/settings.ts';
+
+const env = (name: string) => Deno.env.get(name) || undefined;
+
+const databaseUrl = env('SUPABASE_DB_URL') ?? env('DATABASE_URL');
+if (!databaseUrl) throw new Error('SUPABASE_DB_URL (or DATABASE_URL) is not set');
+const sql = connectDatabase(databaseUrl, databaseOptionsFromEnv(env));
+const budgetMs = positiveSetting(env, 'DELIVER_BUDGET_MS', { fallback: 20_000, integer: true, max: 120_000 });
+
+const port = positiveSetting(env, 'PORT', { fallback: 0, integer: true, max: 65_535 });
+Deno.serve(
+  port
+    ? { port, hostname: env('HOST') ?? '127.0.0.1', onListen: ({ hostname, port }) => console.log(`deliver listening on http://${hostname}:${port}/`) }
+    : {},
+  async (request) => {
+    if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+    const counts = await drainDeliveries(sql, budgetMs);
+    return new Response(JSON.stringify(counts), { headers: { 'content-type': 'application/json' } });
+  },
+);
