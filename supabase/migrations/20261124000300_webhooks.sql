@@ -266,6 +266,91 @@ $$;
 revoke execute on function private.finish_delivery from public, anon, authenticated, service_role;
 
 -- ============================================================================================
+-- The operator API's endpoints (POST/GET /v3/webhook-endpoints, GET/DELETE .../{id}): one call
+-- each with the key check, in the key's mode. The secret is made here and returned by the create
+-- call alone.
+-- ============================================================================================
+create function private.webhook_endpoint_json(e public.webhook_endpoint) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select json_build_object('id', e.id, 'url', e.url, 'event_types', to_json(e.event_types), 'enabled', e.enabled,
+                           'description', e.description, 'secret_prefix', e.secret_prefix, 'livemode', e.livemode,
+                           'created_at', e.created_at, 'updated_at', e.updated_at)::text;
+$$;
+revoke execute on function private.webhook_endpoint_json from public, anon, authenticated, service_role;
+
+create function private.create_webhook_endpoint(key_hash text, url text, event_types text[], description text)
+returns table (authorized boolean, endpoint text, secret text)
+language plpgsql
+set search_path = ''
+as $$
+declare
+  caller record;
+  new_secret text := 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64');
+  created public.webhook_endpoint;
+begin
+  select * into caller from private.authenticate_api_key(create_webhook_endpoint.key_hash);
+  if caller.key_id is null then
+    return query select false, null::text, null::text;
+    return;
+  end if;
+  insert into public.webhook_endpoint as e (client_id, livemode, url, event_types, description, secret_prefix)
+  values (caller.client_id, caller.livemode, create_webhook_endpoint.url, coalesce(create_webhook_endpoint.event_types, '{}'),
+          create_webhook_endpoint.description, left(new_secret, 12))
+  returning e.* into created;
+  insert into private.webhook_secret (endpoint_id, secret) values (created.id, new_secret);
+  return query select true, private.webhook_endpoint_json(created), new_secret;
+end;
+$$;
+revoke execute on function private.create_webhook_endpoint from public, anon, authenticated, service_role;
+
+create function private.list_webhook_endpoints(key_hash text)
+returns table (authorized boolean, endpoint text)
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return query
+  select a.key_id is not null, case when e.id is not null then private.webhook_endpoint_json(e) end
+  from (select 1) one
+  left join private.authenticate_api_key(list_webhook_endpoints.key_hash) a on true
+  left join public.webhook_endpoint e on e.client_id = a.client_id and e.livemode = a.livemode
+  order by e.created_at, e.id;
+end;
+$$;
+revoke execute on function private.list_webhook_endpoints from public, anon, authenticated, service_role;
+
+-- read: the endpoint; delete: the endpoint as it was, its pending deliveries going with it.
+create function private.webhook_endpoint_call(key_hash text, endpoint_id uuid, remove boolean)
+returns table (outcome text, endpoint text)
+language plpgsql
+set search_path = ''
+as $$
+declare
+  caller record;
+  found public.webhook_endpoint;
+begin
+  select * into caller from private.authenticate_api_key(webhook_endpoint_call.key_hash);
+  if caller.key_id is null then
+    return query select 'unauthorized', null::text;
+    return;
+  end if;
+  if webhook_endpoint_call.remove then
+    delete from public.webhook_endpoint e
+    where e.id = webhook_endpoint_call.endpoint_id and e.client_id = caller.client_id and e.livemode = caller.livemode
+    returning e.* into found;
+  else
+    select e.* into found from public.webhook_endpoint e
+    where e.id = webhook_endpoint_call.endpoint_id and e.client_id = caller.client_id and e.livemode = caller.livemode;
+  end if;
+  return query select case when found.id is null then 'not_found' else 'found' end,
+                      case when found.id is not null then private.webhook_endpoint_json(found) end;
+end;
+$$;
+revoke execute on function private.webhook_endpoint_call from public, anon, authenticated, service_role;
+
+-- ============================================================================================
 -- Triggers
 -- ============================================================================================
 create trigger game_session_event

@@ -9,6 +9,7 @@ import { catalogueRoutes } from './routes/catalogue.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { providerRoutes } from './routes/provider.ts';
 import { roundRoutes } from './routes/rounds.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { walletRoutes } from './routes/wallets.ts';
 
@@ -23,7 +24,8 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
     .route('/', walletRoutes(ctx))
     .route('/', metaRoutes(ctx))
     .route('/', providerRoutes(ctx))
-    .route('/', roundRoutes(ctx));
+    .route('/', roundRoutes(ctx))
+    .route('/', webhookRoutes(ctx));
   const app = new Hono({ strict: false });
   for (const base of BASES) app.route(base, v3);
   app.notFound(() => new Problem('not_found', 'No such resource in API v3.').toResponse());

@@ -5,10 +5,15 @@ import { methodNotAllowed } from '../../_shared/http.ts';
 
 type Handler = (c: Context) => Response | Promise<Response>;
 
-export function resource(app: Hono, path: string, handlers: { get?: Handler; post?: Handler; put?: Handler }): Hono {
+export function resource(
+  app: Hono,
+  path: string,
+  handlers: { get?: Handler; post?: Handler; put?: Handler; delete?: Handler },
+): Hono {
   if (handlers.get) app.get(path, handlers.get);
   if (handlers.post) app.post(path, handlers.post);
   if (handlers.put) app.put(path, handlers.put);
+  if (handlers.delete) app.delete(path, handlers.delete);
   const allow = Object.keys(handlers).map((method) => method.toUpperCase()).sort().join(', ');
   return app.all(path, () => {
     throw methodNotAllowed(allow);

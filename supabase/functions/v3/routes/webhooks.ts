@@ -1,0 +1,60 @@
+// The operator's webhook endpoints: POST and GET /v3/webhook-endpoints, GET and DELETE
+// /v3/webhook-endpoints/{id}, in the key's mode. The signing secret is in the create answer alone.
+// Each request is one database call that checks the key too.
+import { Hono } from 'hono';
+import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
+import { jsonResponse, jsonTextResponse } from '../../_shared/http.ts';
+import { pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
+import { Problem } from '../../_shared/problem.ts';
+import { readJsonBody } from '../../_shared/request-body.ts';
+import type { ApiContext } from '../context.ts';
+import { bodyContract, parameterContract, queryContract } from '../contract.ts';
+import { resource } from './resource.ts';
+
+const createBody = bodyContract('/v3/webhook-endpoints');
+const listQuery = queryContract('/v3/webhook-endpoints');
+const isEndpointId = parameterContract('/v3/webhook-endpoints/{id}', 'get', 'path', 'id');
+const noStore = { 'cache-control': 'no-store' };
+
+/** The routes of this resource, relative to /v3. */
+export function webhookRoutes(ctx: ApiContext): Hono {
+  const app = new Hono({ strict: false });
+  resource(app, '/webhook-endpoints', { get: (c) => listEndpoints(ctx, c.req.raw), post: (c) => createEndpoint(ctx, c.req.raw) });
+  return resource(app, '/webhook-endpoints/:id', {
+    get: (c) => endpointCall(ctx, c.req.raw, c.req.param('id')!, false),
+    delete: (c) => endpointCall(ctx, c.req.raw, c.req.param('id')!, true),
+  });
+}
+
+/** POST /v3/webhook-endpoints: 201 with the endpoint and its secret, shown this once. */
+export async function createEndpoint(ctx: ApiContext, request: Request): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const body = await authenticatedRejection(ctx.sql, keyHash, async () => createBody(await readJsonBody(request, ctx.config.maxBodyBytes)));
+  const [row] = await ctx.sql<{ authorized: boolean; endpoint: string; secret: string }[]>`
+    select * from private.create_webhook_endpoint(${keyHash}, ${body.url}, ${body.event_types ?? []}, ${body.description ?? null})`;
+  if (!row.authorized) throw invalidApiKey();
+  return jsonResponse(201, { ...JSON.parse(row.endpoint), secret: row.secret }, noStore);
+}
+
+/** GET /v3/webhook-endpoints: a client has a handful, read whole and paged by id. */
+export async function listEndpoints(ctx: ApiContext, request: Request): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const query = await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), listQuery, 1));
+  const rows = await ctx.sql<{ authorized: boolean; endpoint: string | null }[]>`select * from private.list_webhook_endpoints(${keyHash})`;
+  if (!rows[0]?.authorized) throw invalidApiKey();
+  const endpoints = rows.flatMap((row) => (row.endpoint ? [JSON.parse(row.endpoint) as Record<string, unknown>] : []));
+  return jsonResponse(200, pageOfAll(endpoints, query, 'id'), noStore);
+}
+
+/** GET (read) or DELETE (remove) one of the caller's endpoints; anything else is 404. */
+export async function endpointCall(ctx: ApiContext, request: Request, id: string, remove: boolean): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  await authenticatedRejection(ctx.sql, keyHash, () => {
+    if (!isEndpointId(id)) throw new Problem('not_found', 'No webhook endpoint with this id.');
+  });
+  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; endpoint: string }[]>`
+    select * from private.webhook_endpoint_call(${keyHash}, ${id.toLowerCase()}::uuid, ${remove})`;
+  if (row.outcome === 'unauthorized') throw invalidApiKey();
+  if (row.outcome === 'not_found') throw new Problem('not_found', 'No webhook endpoint with this id.');
+  return jsonTextResponse(200, row.endpoint, noStore);
+}

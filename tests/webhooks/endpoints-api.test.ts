@@ -1,0 +1,73 @@
+// The operator's webhook endpoints, in-process against the test database: created with a secret
+// shown once (kept where no API role reads it), listed, read and removed in the key's mode only,
+// bad bodies a 400 naming each field, 401 first, every answer as the document says.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
+import { connect } from '../helpers/db.ts';
+import { issueKey, newOperator, type Operator, sessionsHandler } from '../sessions/helpers.ts';
+
+const sql = connect();
+const { handle } = await sessionsHandler();
+let operator: Operator;
+
+beforeAll(async () => {
+  operator = await newOperator(sql, 'hooks');
+});
+
+async function call(method: string, path: string, operation: OperationId, body?: object, key: string | null = operator.key) {
+  const response = await handle(new Request(`http://api.test/v3${path}`, {
+    method,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  }));
+  const json = await response.json();
+  expectResponseMatches(operation, response, json);
+  return { status: response.status, body: json };
+}
+
+describe('webhook endpoints', () => {
+  it('creates one with its secret shown once, then lists and reads it without', async () => {
+    const created = await call('POST', '/webhook-endpoints', 'createWebhookEndpoint', {
+      url: 'https://hooks.operator.test/cgs', event_types: ['round.closed', 'session.created'], description: 'Ledger',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ url: 'https://hooks.operator.test/cgs', enabled: true, livemode: true,
+      event_types: ['round.closed', 'session.created'] });
+    expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(created.body.secret_prefix).toBe(created.body.secret.slice(0, 12));
+    const [stored] = await sql`select secret from private.webhook_secret where endpoint_id = ${created.body.id}`;
+    expect(stored.secret).toBe(created.body.secret);
+    const listed = await call('GET', '/webhook-endpoints', 'listWebhookEndpoints');
+    expect(listed.body.data.map((e: { id: string }) => e.id)).toEqual([created.body.id]);
+    expect(listed.body.data[0]).not.toHaveProperty('secret');
+    const read = await call('GET', `/webhook-endpoints/${created.body.id}`, 'getWebhookEndpoint');
+    expect(read.body).toEqual(listed.body.data[0]);
+  });
+
+  it('keeps each client and each key mode to its own endpoints', async () => {
+    const [{ id }] = await sql`select id from public.webhook_endpoint where client_id = ${operator.account.id}`;
+    const other = await newOperator(sql, 'hooks-other');
+    expect((await call('GET', `/webhook-endpoints/${id}`, 'getWebhookEndpoint', undefined, other.key)).status).toBe(404);
+    expect((await call('DELETE', `/webhook-endpoints/${id}`, 'deleteWebhookEndpoint', undefined, other.key)).status).toBe(404);
+    const test = (await issueKey(sql, operator.account, 'Sandbox hooks', false)).key;
+    expect((await call('GET', '/webhook-endpoints', 'listWebhookEndpoints', undefined, test)).body.data).toEqual([]);
+    expect((await call('GET', '/webhook-endpoints/not-an-id', 'getWebhookEndpoint')).status).toBe(404);
+  });
+
+  it('refuses a bad body field by field, and anyone without a key first', async () => {
+    const bad = await call('POST', '/webhook-endpoints', 'createWebhookEndpoint', { url: 'ftp://x', event_types: ['nope.never'], extra: 1 });
+    expect(bad).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect(bad.body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['#/event_types/0', '#/extra', '#/url']);
+    expect((await call('POST', '/webhook-endpoints', 'createWebhookEndpoint', { url: 'ftp://x' }, null)).status).toBe(401);
+  });
+
+  it('removes one, with its pending deliveries, answering it as it was', async () => {
+    const created = await call('POST', '/webhook-endpoints', 'createWebhookEndpoint', { url: 'https://gone.operator.test/' });
+    await sql`select private.emit_event(${operator.account.id}, true, 'session.created', '{}'::jsonb)`;
+    expect((await sql`select count(*)::int as n from public.webhook_delivery where endpoint_id = ${created.body.id}`)[0].n).toBe(1);
+    const removed = await call('DELETE', `/webhook-endpoints/${created.body.id}`, 'deleteWebhookEndpoint');
+    expect(removed.body).toMatchObject({ id: created.body.id, url: 'https://gone.operator.test/' });
+    expect((await sql`select count(*)::int as n from public.webhook_delivery where endpoint_id = ${created.body.id}`)[0].n).toBe(0);
+    expect((await call('GET', `/webhook-endpoints/${created.body.id}`, 'getWebhookEndpoint')).status).toBe(404);
+  });
+});
