@@ -6,7 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches } from '../openapi/contract.ts';
 import { as, cast, connect, outcome } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator, sessionsHandler } from '../sessions/helpers.ts';
+import { issueKey, newOperator, type Operator, recordedSession, sessionsHandler } from '../sessions/helpers.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();
@@ -65,10 +65,7 @@ describe('wallet settings', () => {
     await sql`insert into public.wallet (client_id, currency_code) values (${operator.account.id}, 'EUR')`;
     await sql`select * from public.record_transaction(${operator.account.id}::uuid, 'EUR', 'deposit', 10::numeric)`;
     await call('PUT', { mode: 'transfer' });
-    const [session] = await sql`
-      insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, expires_at)
-      select ${operator.account.id}, true, 'p', id, 'vs20olympgate', 'EUR', now() + interval '1 hour'
-      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    const session = { id: await recordedSession(sql, operator.account.id) };
     const sha = (text: string) => createHash('sha256').update(text).digest('hex');
     const [bet] = await sql`select outcome from private.round_bet(${sha(provider)}, ${session.id}, ${randomUUID()}, ${randomUUID()},
       1, false, ${sha('bet')})`;
@@ -78,10 +75,7 @@ describe('wallet settings', () => {
     // Seamless calls are not served yet: a seamless operator's sessions move no float.
     const seamless = await newOperator(sql, 'seamless');
     await as(sql, (await cast(sql)).adam, (tx) => tx`select * from public.set_wallet_settings(${seamless.account.id}, 'seamless', 'https://w.test/')`);
-    const [other] = await sql`
-      insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, expires_at)
-      select ${seamless.account.id}, true, 'p', id, 'vs20olympgate', 'EUR', now() + interval '1 hour'
-      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    const other = { id: await recordedSession(sql, seamless.account.id) };
     const [refused] = await sql`select outcome from private.round_bet(${sha(provider)}, ${other.id}, ${randomUUID()}, ${randomUUID()},
       1, false, ${sha('bet')})`;
     expect(refused.outcome).toBe('seamless_unavailable');

@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { as, cast, connect, outcome } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator } from '../sessions/helpers.ts';
+import { issueKey, newOperator, type Operator, recordedSession, type RecordedSessionOptions } from '../sessions/helpers.ts';
 
 const sql = connect();
 let operator: Operator;
@@ -25,15 +25,7 @@ interface Outcome {
   balance: string | null;
 }
 
-async function session(options: { livemode?: boolean; provider?: string; status?: string; expiresIn?: string } = {}) {
-  const [row] = await sql`
-    insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, status, created_at, expires_at)
-    select ${operator.account.id}, ${options.livemode ?? true}, 'player-1', id, 'vs20olympgate', 'EUR',
-           ${options.status ?? 'created'}, now() - interval '1 day', now() + ${options.expiresIn ?? '15 minutes'}::interval
-    from public.game_provider where slug = ${options.provider ?? 'pragmatic-play'}
-    returning id`;
-  return row.id as string;
-}
+const session = (options: RecordedSessionOptions = {}) => recordedSession(sql, operator.account.id, options);
 
 // What the provider routes send: the fingerprint is of the request's meaning.
 const bet = async (s: string, tx: string, round: string, amount: string, closed = false, hash = keyHash): Promise<Outcome> =>
@@ -221,10 +213,7 @@ describe('found in review', () => {
     const rich = await newOperator(sql, 'rich');
     await sql`insert into public.wallet (client_id, currency_code) values (${rich.account.id}, 'EUR')`;
     await sql`select * from public.record_transaction(${rich.account.id}::uuid, 'EUR', 'deposit', 9000000000000000::numeric)`;
-    const [s] = await sql`
-      insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, expires_at)
-      select ${rich.account.id}, true, 'p', id, 'vs20olympgate', 'EUR', now() + interval '1 hour'
-      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    const s = { id: await recordedSession(sql, rich.account.id) };
     const round = id('round');
     expect(await bet(s.id, id('bet'), round, '8000000000000000')).toMatchObject({ outcome: 'ok' });
     expect(await win(s.id, id('win'), round, '9999999999999999')).toMatchObject({ outcome: 'amount_too_large' });
@@ -236,10 +225,7 @@ describe('found in review', () => {
     const op = await newOperator(sql, 'turns-seamless');
     await sql`insert into public.wallet (client_id, currency_code) values (${op.account.id}, 'EUR')`;
     await sql`select * from public.record_transaction(${op.account.id}::uuid, 'EUR', 'deposit', 10::numeric)`;
-    const [s] = await sql`
-      insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, expires_at)
-      select ${op.account.id}, true, 'p', id, 'vs20olympgate', 'EUR', now() + interval '1 hour'
-      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    const s = { id: await recordedSession(sql, op.account.id) };
     const [tx, round] = [id('bet'), id('round')];
     const first = await bet(s.id, tx, round, '1', true);
     expect(first.outcome).toBe('ok');
@@ -252,10 +238,7 @@ describe('found in review', () => {
     const op = await newOperator(sql, 'race');
     await sql`insert into public.wallet (client_id, currency_code) values (${op.account.id}, 'EUR')`;
     await sql`select * from public.record_transaction(${op.account.id}::uuid, 'EUR', 'deposit', 10::numeric)`;
-    const [s] = await sql`
-      insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, expires_at)
-      select ${op.account.id}, true, 'p', id, 'vs20olympgate', 'EUR', now() + interval '1 hour'
-      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    const s = { id: await recordedSession(sql, op.account.id) };
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let betApplied!: () => void;

@@ -34,6 +34,29 @@ export async function revokedKey(sql: Sql, account: Account): Promise<string> {
   return revoked.key;
 }
 
+export interface RecordedSessionOptions {
+  livemode?: boolean;
+  provider?: string;
+  game?: string;
+  status?: 'created' | 'active' | 'closed';
+  /** When its launch window ends, from now, as a Postgres interval (`-1 minute` for a past one). */
+  expiresIn?: string;
+}
+
+/**
+ * A session of `clientId`'s as POST /v3/sessions records it (made a day ago, in EUR), for tests of
+ * what follows a launch; its id.
+ */
+export async function recordedSession(sql: Sql, clientId: string, options: RecordedSessionOptions = {}): Promise<string> {
+  const [row] = await sql`
+    insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, status, created_at, expires_at)
+    select ${clientId}, ${options.livemode ?? true}, 'player-1', id, ${options.game ?? 'vs20olympgate'}, 'EUR',
+           ${options.status ?? 'created'}, now() - interval '1 day', now() + ${options.expiresIn ?? '1 hour'}::interval
+    from public.game_provider where slug = ${options.provider ?? 'pragmatic-play'}
+    returning id`;
+  return row.id as string;
+}
+
 /** A new client account with an active API key. */
 export async function newOperator(sql: Sql, name = 'operator'): Promise<Operator> {
   const account = await signUp(sql, name);

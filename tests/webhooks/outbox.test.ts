@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { as, connect } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
+import { issueKey, newOperator, type Operator, recordedSession, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();
@@ -47,10 +47,7 @@ describe('the outbox', () => {
     const provider = sha((await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key);
     await sql`insert into public.wallet (client_id, currency_code) values (${operator.account.id}, 'EUR')`;
     await sql`select * from public.record_transaction(${operator.account.id}::uuid, 'EUR', 'deposit', 10::numeric)`;
-    const [s] = await sql`
-      insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, expires_at)
-      select ${operator.account.id}, true, 'p', id, 'vs20olympgate', 'EUR', now() + interval '1 hour'
-      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    const s = { id: await recordedSession(sql, operator.account.id) };
     const [closed, cancelled, bet] = [randomUUID(), randomUUID(), randomUUID()];
     await sql`select * from private.round_bet(${provider}, ${s.id}, ${randomUUID()}, ${closed}, 1, true, ${sha('a')})`;
     await sql`select * from private.round_bet(${provider}, ${s.id}, ${bet}, ${cancelled}, 1, false, ${sha('b')})`;
