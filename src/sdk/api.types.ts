@@ -397,6 +397,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your events
+         * @description The last 30 days in your key's mode, newest first.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an event
+         * @description One of yours from the last 30 days; anything else is `404`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -873,6 +913,26 @@ export interface components {
         };
         WebhookEndpointList: {
             data: components["schemas"]["WebhookEndpoint"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** @description What happened, as the webhook delivery carries it. */
+        Event: {
+            /**
+             * Format: uuid
+             * @description Also the deliveries' `webhook-id`.
+             */
+            id: string;
+            type: components["schemas"]["EventType"];
+            /** Format: date-time */
+            created_at: string;
+            livemode: boolean;
+            /** @description The object as the API shows it (a round as `GET /v3/rounds/{id}`, a session as `GET /v3/sessions/{id}` without its launch URL). */
+            data: Record<string, never>;
+        };
+        EventList: {
+            data: components["schemas"]["Event"][];
             /** @description Pass as `cursor` for the next page; null on the last. */
             next_cursor: string | null;
             has_more: boolean;
@@ -2234,6 +2294,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only this type.
+                 * @example round.closed
+                 */
+                type?: components["schemas"]["EventType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (the deliveries' `webhook-id`).
+                 * @example 3c2b1a0f-9e8d-4c7b-8a69-5f4e3d2c1b0a
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -350,6 +350,51 @@ end;
 $$;
 revoke execute on function private.webhook_endpoint_call from public, anon, authenticated, service_role;
 
+-- GET /v3/events: the caller's events of the last 30 days in its key's mode, newest first, by
+-- keyset on (created_at, id); GET /v3/events/{id}: one of them.
+create function private.list_events(
+  key_hash text, type text, before_created timestamptz, before_id uuid, page_size int
+) returns table (authorized boolean, id uuid, "position" text, event text)
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return query
+  select a.key_id is not null, e.id, to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+         case when e.id is not null then json_build_object('id', e.id, 'type', e.type, 'created_at', e.created_at,
+                                                           'livemode', e.livemode, 'data', e.data)::text end
+  from (select 1) one
+  left join private.authenticate_api_key(list_events.key_hash) a on true
+  left join lateral (
+    select e.* from public.event e
+    where e.client_id = a.client_id and e.livemode = a.livemode and e.created_at > now() - interval '30 days'
+      and (list_events.type is null or e.type = list_events.type)
+      and (list_events.before_created is null or (e.created_at, e.id) < (list_events.before_created, list_events.before_id))
+    order by e.created_at desc, e.id desc
+    limit list_events.page_size
+  ) e on true;
+end;
+$$;
+revoke execute on function private.list_events from public, anon, authenticated, service_role;
+
+create function private.read_event(key_hash text, event_id uuid)
+returns table (outcome text, event text)
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return query
+  select case when a.key_id is null then 'unauthorized' when e.id is null then 'not_found' else 'found' end,
+         case when e.id is not null then json_build_object('id', e.id, 'type', e.type, 'created_at', e.created_at,
+                                                           'livemode', e.livemode, 'data', e.data)::text end
+  from (select 1) one
+  left join private.authenticate_api_key(read_event.key_hash) a on true
+  left join public.event e on e.id = read_event.event_id and e.client_id = a.client_id and e.livemode = a.livemode
+    and e.created_at > now() - interval '30 days';
+end;
+$$;
+revoke execute on function private.read_event from public, anon, authenticated, service_role;
+
 -- ============================================================================================
 -- Triggers
 -- ============================================================================================

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator, sessionsHandler } from '../sessions/helpers.ts';
+import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();
@@ -69,5 +69,26 @@ describe('webhook endpoints', () => {
     expect(removed.body).toMatchObject({ id: created.body.id, url: 'https://gone.operator.test/' });
     expect((await sql`select count(*)::int as n from public.webhook_delivery where endpoint_id = ${created.body.id}`)[0].n).toBe(0);
     expect((await call('GET', `/webhook-endpoints/${created.body.id}`, 'getWebhookEndpoint')).status).toBe(404);
+  });
+});
+
+describe('events', () => {
+  it('lists the caller\'s events newest first, by type, a page at a time, and reads one', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await handle(sessionRequest(validBody, { key: operator.key }));
+      made.push((await response.json()).id);
+    }
+    const listed = await call('GET', '/events?type=session.created&limit=100', 'listEvents');
+    const ids = listed.body.data.map((e: { data: { id: string } }) => e.data.id);
+    expect(ids.slice(0, 3)).toEqual([...made].reverse());
+    const first = await call('GET', '/events?type=session.created&limit=1', 'listEvents');
+    const second = await call('GET', `/events?type=session.created&limit=1&cursor=${first.body.next_cursor}`, 'listEvents');
+    expect([first.body.data[0].data.id, second.body.data[0].data.id]).toEqual([made[2], made[1]]);
+    const event = listed.body.data[0];
+    expect((await call('GET', `/events/${event.id}`, 'getEvent')).body).toEqual(event);
+    const other = await newOperator(sql, 'events-other');
+    expect((await call('GET', `/events/${event.id}`, 'getEvent', undefined, other.key)).status).toBe(404);
+    expect((await call('GET', '/events?type=nope.never', 'listEvents')).status).toBe(400);
   });
 });

@@ -1,29 +1,61 @@
-// The operator's webhook endpoints: POST and GET /v3/webhook-endpoints, GET and DELETE
-// /v3/webhook-endpoints/{id}, in the key's mode. The signing secret is in the create answer alone.
-// Each request is one database call that checks the key too.
+// The operator's webhooks: its endpoints (POST and GET /v3/webhook-endpoints, GET and DELETE
+// /v3/webhook-endpoints/{id}; the signing secret is in the create answer alone) and its events of
+// the last 30 days (GET /v3/events, GET /v3/events/{id}), in the key's mode. Each request is one
+// database call that checks the key too.
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
 import { jsonResponse, jsonTextResponse } from '../../_shared/http.ts';
-import { pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
+import { CURSOR_UUID, pageJson, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
 import { Problem } from '../../_shared/problem.ts';
 import { readJsonBody } from '../../_shared/request-body.ts';
 import type { ApiContext } from '../context.ts';
-import { bodyContract, parameterContract, queryContract } from '../contract.ts';
+import { bodyContract, parameterContract, queryContract, schemaContract } from '../contract.ts';
 import { resource } from './resource.ts';
 
 const createBody = bodyContract('/v3/webhook-endpoints');
 const listQuery = queryContract('/v3/webhook-endpoints');
 const isEndpointId = parameterContract('/v3/webhook-endpoints/{id}', 'get', 'path', 'id');
+const eventsQuery = queryContract('/v3/events');
+const isEventId = parameterContract('/v3/events/{id}', 'get', 'path', 'id');
+const isDateTime = schemaContract('DateTime');
 const noStore = { 'cache-control': 'no-store' };
 
 /** The routes of this resource, relative to /v3. */
 export function webhookRoutes(ctx: ApiContext): Hono {
   const app = new Hono({ strict: false });
   resource(app, '/webhook-endpoints', { get: (c) => listEndpoints(ctx, c.req.raw), post: (c) => createEndpoint(ctx, c.req.raw) });
-  return resource(app, '/webhook-endpoints/:id', {
+  resource(app, '/webhook-endpoints/:id', {
     get: (c) => endpointCall(ctx, c.req.raw, c.req.param('id')!, false),
     delete: (c) => endpointCall(ctx, c.req.raw, c.req.param('id')!, true),
   });
+  resource(app, '/events', { get: (c) => listEvents(ctx, c.req.raw) });
+  return resource(app, '/events/:id', { get: (c) => readEvent(ctx, c.req.raw, c.req.param('id')!) });
+}
+
+/** GET /v3/events: newest first, keyset on (created_at, id). */
+export async function listEvents(ctx: ApiContext, request: Request): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const query = await authenticatedRejection(ctx.sql, keyHash, () =>
+    parseListQuery(new URL(request.url), eventsQuery, 2, ([at, id]) => isDateTime(at) && CURSOR_UUID.test(id)));
+  const rows = await ctx.sql<{ authorized: boolean; id: string | null; position: string; event: string }[]>`
+    select * from private.list_events(${keyHash}, ${query.filters.type ?? null}, ${query.after?.[0] ?? null},
+      ${query.after?.[1] ?? null}, ${query.limit + 1})`;
+  if (!rows[0]?.authorized) throw invalidApiKey();
+  const found = rows.filter((row) => row.id !== null);
+  return jsonTextResponse(200, pageJson(found, query.limit, (row) => [row.position, row.id!], (row) => row.event), noStore);
+}
+
+/** GET /v3/events/{id}: one of the caller's events; anything else is 404. */
+export async function readEvent(ctx: ApiContext, request: Request, id: string): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  await authenticatedRejection(ctx.sql, keyHash, () => {
+    if (!isEventId(id)) throw new Problem('not_found', 'No event with this id.');
+  });
+  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; event: string }[]>`
+    select * from private.read_event(${keyHash}, ${id.toLowerCase()}::uuid)`;
+  if (row.outcome === 'unauthorized') throw invalidApiKey();
+  if (row.outcome === 'not_found') throw new Problem('not_found', 'No event with this id.');
+  return jsonTextResponse(200, row.event, noStore);
 }
 
 /** POST /v3/webhook-endpoints: 201 with the endpoint and its secret, shown this once. */
