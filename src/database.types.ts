@@ -823,6 +823,7 @@ export type Database = {
           "event_id": string;
           "id": string;
           "next_attempt_at": string;
+          "retry_base": number;
           "status": string;
         };
         ComputedFields: never;
@@ -834,6 +835,7 @@ export type Database = {
           "event_id": string;
           "id"?: string;
           "next_attempt_at"?: string;
+          "retry_base"?: number;
           "status"?: string;
         };
         Update: {
@@ -844,6 +846,7 @@ export type Database = {
           "event_id"?: string;
           "id"?: string;
           "next_attempt_at"?: string;
+          "retry_base"?: number;
           "status"?: string;
         };
         Relationships: [

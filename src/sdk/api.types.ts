@@ -437,6 +437,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/events/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An event's deliveries
+         * @description To each endpoint, with every attempt: when, the status code, how long, the error.
+         */
+        get: operations["listEventDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/events/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event again
+         * @description Now, to each of your enabled endpoints that wants its type, the retry schedule starting afresh; answers the deliveries.
+         */
+        post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -936,6 +976,30 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last. */
             next_cursor: string | null;
             has_more: boolean;
+        };
+        WebhookAttempt: {
+            attempt: number;
+            /** Format: date-time */
+            attempted_at: string;
+            /** @description null when no answer came. */
+            status_code: number | null;
+            duration_ms: number;
+            error: string | null;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            endpoint_id: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            delivered_at: string | null;
+            attempt_log: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
         };
     };
     responses: {
@@ -2376,6 +2440,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEventDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id.
+                 * @example 3c2b1a0f-9e8d-4c7b-8a69-5f4e3d2c1b0a
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id.
+                 * @example 3c2b1a0f-9e8d-4c7b-8a69-5f4e3d2c1b0a
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries, due now. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             401: components["responses"]["Unauthorized"];

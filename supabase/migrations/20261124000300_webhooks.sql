@@ -58,6 +58,8 @@ create table public.webhook_delivery (
   client_id uuid not null references auth.users (id) on delete cascade,
   status text not null default 'pending',
   attempts int not null default 0,
+  -- The attempts before the last redelivery: the retry schedule starts again after them.
+  retry_base int not null default 0,
   next_attempt_at timestamptz not null default now(),
   delivered_at timestamptz,
   constraint webhook_delivery_event_endpoint_key unique (event_id, endpoint_id),
@@ -254,11 +256,12 @@ begin
     update public.webhook_delivery d set status = 'failed' where d.id = delivery.id;
     return 'endpoint_disabled';
   end if;
-  if delivery.attempts > cardinality(schedule) then
+  if delivery.attempts - delivery.retry_base > cardinality(schedule) then
     update public.webhook_delivery d set status = 'failed' where d.id = delivery.id;
     return 'failed';
   end if;
-  wait_seconds := greatest(schedule[delivery.attempts] * (0.9 + random() * 0.2), coalesce(finish_delivery.retry_after_seconds, 0));
+  wait_seconds := greatest(schedule[delivery.attempts - delivery.retry_base] * (0.9 + random() * 0.2),
+                           coalesce(finish_delivery.retry_after_seconds, 0));
   update public.webhook_delivery d set next_attempt_at = now() + make_interval(secs => wait_seconds) where d.id = delivery.id;
   return 'retrying';
 end;
@@ -394,6 +397,53 @@ begin
 end;
 $$;
 revoke execute on function private.read_event from public, anon, authenticated, service_role;
+
+-- An event's deliveries, each with every attempt (GET /v3/events/{id}/deliveries), and its
+-- redelivery (POST .../redeliver): sent again, now, to each endpoint of the caller that wants it
+-- today, the retry schedule starting afresh. Outcomes: found, not_found, unauthorized.
+create function private.event_deliveries(key_hash text, event_id uuid, redeliver boolean)
+returns table (outcome text, deliveries text)
+language plpgsql
+set search_path = ''
+as $$
+declare
+  caller record;
+  found public.event;
+begin
+  select * into caller from private.authenticate_api_key(event_deliveries.key_hash);
+  if caller.key_id is null then
+    return query select 'unauthorized', null::text;
+    return;
+  end if;
+  select e.* into found from public.event e
+  where e.id = event_deliveries.event_id and e.client_id = caller.client_id and e.livemode = caller.livemode
+    and e.created_at > now() - interval '30 days';
+  if found.id is null then
+    return query select 'not_found', null::text;
+    return;
+  end if;
+  if event_deliveries.redeliver then
+    insert into public.webhook_delivery as d (event_id, endpoint_id, client_id)
+    select found.id, e.id, e.client_id
+    from public.webhook_endpoint e
+    where e.client_id = found.client_id and e.livemode = found.livemode and e.enabled
+      and (cardinality(e.event_types) = 0 or found.type = any (e.event_types))
+    on conflict on constraint webhook_delivery_event_endpoint_key do update
+      set status = 'pending', next_attempt_at = now(), retry_base = d.attempts, delivered_at = null;
+  end if;
+  return query
+  select 'found', coalesce(json_agg(json_build_object(
+           'endpoint_id', d.endpoint_id, 'status', d.status, 'attempts', d.attempts,
+           'next_attempt_at', case when d.status = 'pending' then d.next_attempt_at end, 'delivered_at', d.delivered_at,
+           'attempt_log', (select coalesce(json_agg(json_build_object(
+                             'attempt', a.attempt, 'attempted_at', a.attempted_at, 'status_code', a.status_code,
+                             'duration_ms', a.duration_ms, 'error', a.error) order by a.attempt), '[]'::json)
+                           from public.webhook_attempt a where a.delivery_id = d.id))
+           order by d.endpoint_id), '[]'::json)::text
+  from public.webhook_delivery d where d.event_id = found.id;
+end;
+$$;
+revoke execute on function private.event_deliveries from public, anon, authenticated, service_role;
 
 -- ============================================================================================
 -- Triggers

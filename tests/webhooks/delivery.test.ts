@@ -3,13 +3,16 @@
 // verifier accepts it, with the event id as webhook-id; a 2xx delivers; a failure, a timeout or a
 // Retry-After schedules the next attempt; 410 Gone disables the endpoint; two runners at once never
 // send one delivery twice; every attempt is recorded.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sql } from 'postgres';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { createApp } from '../../supabase/functions/v3/app.ts';
+import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
+import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { signUp } from '../helpers/db.ts';
 import { isolatedDatabase } from '../sessions/helpers.ts';
 
@@ -107,5 +110,41 @@ describe('the delivery runner', () => {
     const ids = received.slice(before).map((r) => r.id);
     expect(new Set(ids).size).toBe(30);
     expect(ids.sort()).toEqual(made.map((m) => m.event).sort());
+  });
+});
+
+describe('an event\'s deliveries through the API', () => {
+  it('shows every attempt, and sends the event again on request with the schedule afresh', async () => {
+    const handle = createApp({ sql: runner, signer: await createSessionTokenSigner({ issuer: 'test' }) });
+    const [{ key }] = await owner`select key from public.issue_api_key(${client})`;
+    const api = async (method: string, path: string, operation: OperationId, apiKey = key) => {
+      const response = await handle(new Request(`http://api.test/v3${path}`, { method, headers: { authorization: `Bearer ${apiKey}` } }));
+      const body = await response.json();
+      expectResponseMatches(operation, response, body);
+      return { status: response.status, body };
+    };
+    answer = { status: 503 };
+    const { event, delivery } = await pendingEvent();
+    await runDeliveries(runner);
+    await owner`update public.webhook_delivery set next_attempt_at = now() where id = ${delivery}`;
+    answer = { status: 204 };
+    await runDeliveries(runner);
+    const shown = await api('GET', `/events/${event}/deliveries`, 'listEventDeliveries');
+    expect(shown.body.data).toHaveLength(1);
+    expect(shown.body.data[0]).toMatchObject({ status: 'delivered', attempts: 2, next_attempt_at: null });
+    expect(shown.body.data[0].attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([503, 204]);
+
+    const before = received.filter((r) => r.id === event).length;
+    const again = await api('POST', `/events/${event}/redeliver`, 'redeliverEvent');
+    expect(again.body.data[0]).toMatchObject({ status: 'pending', delivered_at: null });
+    answer = { status: 500 };
+    expect(await runDeliveries(runner)).toEqual({ claimed: 1, retrying: 1 });
+    // The schedule started afresh: the first retry comes after about 5 s, not the third step's 30 min.
+    expect((await deliveryOf(delivery)).next_attempt_at.getTime() - Date.now()).toBeLessThan(6000);
+    expect(received.filter((r) => r.id === event).length).toBe(before + 1);
+    await owner`update public.webhook_delivery set status = 'failed' where id = ${delivery}`;
+
+    expect((await api('GET', `/events/${randomUUID()}/deliveries`, 'listEventDeliveries')).status).toBe(404);
+    expect((await api('POST', `/events/${randomUUID()}/redeliver`, 'redeliverEvent')).status).toBe(404);
   });
 });

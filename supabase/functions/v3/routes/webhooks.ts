@@ -29,7 +29,22 @@ export function webhookRoutes(ctx: ApiContext): Hono {
     delete: (c) => endpointCall(ctx, c.req.raw, c.req.param('id')!, true),
   });
   resource(app, '/events', { get: (c) => listEvents(ctx, c.req.raw) });
-  return resource(app, '/events/:id', { get: (c) => readEvent(ctx, c.req.raw, c.req.param('id')!) });
+  resource(app, '/events/:id', { get: (c) => readEvent(ctx, c.req.raw, c.req.param('id')!) });
+  resource(app, '/events/:id/deliveries', { get: (c) => eventDeliveries(ctx, c.req.raw, c.req.param('id')!, false) });
+  return resource(app, '/events/:id/redeliver', { post: (c) => eventDeliveries(ctx, c.req.raw, c.req.param('id')!, true) });
+}
+
+/** GET /v3/events/{id}/deliveries, and POST .../redeliver (the same answer, once it is due again). */
+export async function eventDeliveries(ctx: ApiContext, request: Request, id: string, redeliver: boolean): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  await authenticatedRejection(ctx.sql, keyHash, () => {
+    if (!isEventId(id)) throw new Problem('not_found', 'No event with this id.');
+  });
+  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; deliveries: string }[]>`
+    select * from private.event_deliveries(${keyHash}, ${id.toLowerCase()}::uuid, ${redeliver})`;
+  if (row.outcome === 'unauthorized') throw invalidApiKey();
+  if (row.outcome === 'not_found') throw new Problem('not_found', 'No event with this id.');
+  return jsonTextResponse(200, `{"data":${row.deliveries}}`, noStore);
 }
 
 /** GET /v3/events: newest first, keyset on (created_at, id). */
