@@ -398,6 +398,68 @@ end;
 $$;
 revoke execute on function private.read_event from public, anon, authenticated, service_role;
 
+-- PATCH /v3/webhook-endpoints/{id} (the fields `patch` names), POST .../rotate-secret (a new
+-- secret, answered once; the old one keeps signing for 24 hours) and POST .../test (a ping to this
+-- endpoint alone, whatever types it wants). Outcomes: found (with the endpoint, the secret or the
+-- event), not_found, unauthorized.
+create function private.change_webhook_endpoint(key_hash text, endpoint_id uuid, action text, patch jsonb default null)
+returns table (outcome text, endpoint text, secret text, event text)
+language plpgsql
+set search_path = ''
+as $$
+declare
+  caller record;
+  found public.webhook_endpoint;
+  new_secret text;
+  ping public.event;
+begin
+  select * into caller from private.authenticate_api_key(change_webhook_endpoint.key_hash);
+  if caller.key_id is null then
+    return query select 'unauthorized', null::text, null::text, null::text;
+    return;
+  end if;
+  select e.* into found from public.webhook_endpoint e
+  where e.id = change_webhook_endpoint.endpoint_id and e.client_id = caller.client_id and e.livemode = caller.livemode
+  for update;
+  if found.id is null then
+    return query select 'not_found', null::text, null::text, null::text;
+    return;
+  end if;
+  if action = 'update' then
+    update public.webhook_endpoint e
+    set url = coalesce(patch->>'url', e.url),
+        event_types = case when patch ? 'event_types' then array(select jsonb_array_elements_text(patch->'event_types'))
+                           else e.event_types end,
+        enabled = coalesce((patch->>'enabled')::boolean, e.enabled),
+        description = case when patch ? 'description' then patch->>'description' else e.description end,
+        updated_at = now()
+    where e.id = found.id
+    returning e.* into found;
+  elsif action = 'rotate' then
+    new_secret := 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64');
+    update private.webhook_secret s
+    set previous_secret = s.secret, previous_until = now() + interval '24 hours', secret = new_secret
+    where s.endpoint_id = found.id;
+    update public.webhook_endpoint e set secret_prefix = left(new_secret, 12), updated_at = now()
+    where e.id = found.id
+    returning e.* into found;
+  elsif action = 'test' then
+    insert into public.event as ev (client_id, livemode, type, data)
+    values (found.client_id, found.livemode, 'endpoint.ping', jsonb_build_object('endpoint_id', found.id))
+    returning ev.* into ping;
+    insert into public.webhook_delivery (event_id, endpoint_id, client_id) values (ping.id, found.id, found.client_id);
+    return query select 'found', null::text, null::text,
+      json_build_object('id', ping.id, 'type', ping.type, 'created_at', ping.created_at, 'livemode', ping.livemode,
+                        'data', ping.data)::text;
+    return;
+  else
+    raise exception 'unknown endpoint action %', action using errcode = '22023';
+  end if;
+  return query select 'found', private.webhook_endpoint_json(found), new_secret, null::text;
+end;
+$$;
+revoke execute on function private.change_webhook_endpoint from public, anon, authenticated, service_role;
+
 -- An event's deliveries, each with every attempt (GET /v3/events/{id}/deliveries), and its
 -- redelivery (POST .../redeliver): sent again, now, to each endpoint of the caller that wants it
 -- today, the retry schedule starting afresh. Outcomes: found, not_found, unauthorized.

@@ -92,3 +92,27 @@ describe('events', () => {
     expect((await call('GET', '/events?type=nope.never', 'listEvents')).status).toBe(400);
   });
 });
+
+describe('changing an endpoint', () => {
+  it('changes the fields given, rotates the secret keeping the old one a day, and sends a ping to it alone', async () => {
+    const created = await call('POST', '/webhook-endpoints', 'createWebhookEndpoint', { url: 'https://change.operator.test/', description: 'x' });
+    const id = created.body.id;
+    const patched = await call('PATCH', `/webhook-endpoints/${id}`, 'updateWebhookEndpoint', { enabled: false, event_types: ['round.closed'] });
+    expect(patched.body).toMatchObject({ enabled: false, event_types: ['round.closed'], url: 'https://change.operator.test/', description: 'x' });
+    expect((await call('PATCH', `/webhook-endpoints/${id}`, 'updateWebhookEndpoint', {})).status).toBe(400);
+    expect((await call('PATCH', `/webhook-endpoints/${id}`, 'updateWebhookEndpoint', { description: null })).body.description).toBeNull();
+
+    const rotated = await call('POST', `/webhook-endpoints/${id}/rotate-secret`, 'rotateWebhookSecret');
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(created.body.secret);
+    const [kept] = await sql`select secret, previous_secret, previous_until from private.webhook_secret where endpoint_id = ${id}`;
+    expect(kept).toMatchObject({ secret: rotated.body.secret, previous_secret: created.body.secret });
+
+    const ping = await call('POST', `/webhook-endpoints/${id}/test`, 'testWebhookEndpoint');
+    expect(ping).toMatchObject({ status: 202, body: { type: 'endpoint.ping', data: { endpoint_id: id } } });
+    const deliveries = await sql`select endpoint_id from public.webhook_delivery where event_id = ${ping.body.id}`;
+    expect(deliveries.map((d) => d.endpoint_id)).toEqual([id]);
+    const other = await newOperator(sql, 'change-other');
+    expect((await call('POST', `/webhook-endpoints/${id}/test`, 'testWebhookEndpoint', undefined, other.key)).status).toBe(404);
+  });
+});

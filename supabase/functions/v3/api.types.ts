@@ -394,7 +394,11 @@ export interface paths {
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a webhook endpoint
+         * @description The fields given: url, event types, enabled, description.
+         */
+        patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
     "/v3/events": {
@@ -471,6 +475,46 @@ export interface paths {
          * @description Now, to each of your enabled endpoints that wants its type, the retry schedule starting afresh; answers the deliveries.
          */
         post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's secret
+         * @description A new secret, shown this once; for 24 hours deliveries carry a signature with each.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a ping
+         * @description An `endpoint.ping` event to this endpoint alone, whatever types it wants; follow it with `GET /v3/events/{id}/deliveries`.
+         */
+        post: operations["testWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -908,7 +952,7 @@ export interface components {
          * @description What happened: each written in the same transaction as the change it reports.
          * @enum {string}
          */
-        EventType: "session.created" | "round.closed" | "round.cancelled" | "transaction.created" | "api_key.created" | "api_key.revoked";
+        EventType: "session.created" | "round.closed" | "round.cancelled" | "transaction.created" | "api_key.created" | "api_key.revoked" | "endpoint.ping";
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;
@@ -1000,6 +1044,13 @@ export interface components {
         };
         WebhookDeliveryList: {
             data: components["schemas"]["WebhookDelivery"][];
+        };
+        WebhookEndpointUpdate: {
+            url?: string;
+            event_types?: components["schemas"]["EventType"][];
+            /** @description A disabled endpoint gets no new deliveries. */
+            enabled?: boolean;
+            description?: string | null;
         };
     };
     responses: {
@@ -2367,6 +2418,49 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id.
+                 * @example 7a1c2e3d-4b5f-4a6e-8c7d-9e0f1a2b3c4d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -2512,6 +2606,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id.
+                 * @example 7a1c2e3d-4b5f-4a6e-8c7d-9e0f1a2b3c4d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint and its new secret. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id.
+                 * @example 7a1c2e3d-4b5f-4a6e-8c7d-9e0f1a2b3c4d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping, queued. */
+            202: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
                 };
             };
             401: components["responses"]["Unauthorized"];

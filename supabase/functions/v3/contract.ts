@@ -11,7 +11,7 @@ import type { paths } from './api.types.ts';
 import document from './openapi.json' with { type: 'json' };
 
 type Node = Record<string, unknown>;
-type Method = 'get' | 'post' | 'put' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 interface Parameter {
   name: string;

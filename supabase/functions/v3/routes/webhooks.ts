@@ -13,6 +13,7 @@ import { bodyContract, parameterContract, queryContract, schemaContract } from '
 import { resource } from './resource.ts';
 
 const createBody = bodyContract('/v3/webhook-endpoints');
+const updateBody = bodyContract('/v3/webhook-endpoints/{id}', 'patch');
 const listQuery = queryContract('/v3/webhook-endpoints');
 const isEndpointId = parameterContract('/v3/webhook-endpoints/{id}', 'get', 'path', 'id');
 const eventsQuery = queryContract('/v3/events');
@@ -27,7 +28,10 @@ export function webhookRoutes(ctx: ApiContext): Hono {
   resource(app, '/webhook-endpoints/:id', {
     get: (c) => endpointCall(ctx, c.req.raw, c.req.param('id')!, false),
     delete: (c) => endpointCall(ctx, c.req.raw, c.req.param('id')!, true),
+    patch: (c) => changeEndpoint(ctx, c.req.raw, c.req.param('id')!, 'update'),
   });
+  resource(app, '/webhook-endpoints/:id/rotate-secret', { post: (c) => changeEndpoint(ctx, c.req.raw, c.req.param('id')!, 'rotate') });
+  resource(app, '/webhook-endpoints/:id/test', { post: (c) => changeEndpoint(ctx, c.req.raw, c.req.param('id')!, 'test') });
   resource(app, '/events', { get: (c) => listEvents(ctx, c.req.raw) });
   resource(app, '/events/:id', { get: (c) => readEvent(ctx, c.req.raw, c.req.param('id')!) });
   resource(app, '/events/:id/deliveries', { get: (c) => eventDeliveries(ctx, c.req.raw, c.req.param('id')!, false) });
@@ -91,6 +95,25 @@ export async function listEndpoints(ctx: ApiContext, request: Request): Promise<
   if (!rows[0]?.authorized) throw invalidApiKey();
   const endpoints = rows.flatMap((row) => (row.endpoint ? [JSON.parse(row.endpoint) as Record<string, unknown>] : []));
   return jsonResponse(200, pageOfAll(endpoints, query, 'id'), noStore);
+}
+
+/**
+ * PATCH (the fields given), POST .../rotate-secret (200 with the new secret, shown once) or POST
+ * .../test (202 with the ping event) on one of the caller's endpoints; anything else is 404.
+ */
+export async function changeEndpoint(ctx: ApiContext, request: Request, id: string, action: 'update' | 'rotate' | 'test'): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const patch = await authenticatedRejection(ctx.sql, keyHash, async () => {
+    if (!isEndpointId(id)) throw new Problem('not_found', 'No webhook endpoint with this id.');
+    return action === 'update' ? updateBody(await readJsonBody(request, ctx.config.maxBodyBytes)) : null;
+  });
+  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; endpoint: string; secret: string; event: string }[]>`
+    select * from private.change_webhook_endpoint(${keyHash}, ${id.toLowerCase()}::uuid, ${action}, ${(patch ?? null) as never}::jsonb)`;
+  if (row.outcome === 'unauthorized') throw invalidApiKey();
+  if (row.outcome === 'not_found') throw new Problem('not_found', 'No webhook endpoint with this id.');
+  if (action === 'test') return jsonTextResponse(202, row.event, noStore);
+  if (action === 'rotate') return jsonResponse(200, { ...JSON.parse(row.endpoint), secret: row.secret }, noStore);
+  return jsonTextResponse(200, row.endpoint, noStore);
 }
 
 /** GET (read) or DELETE (remove) one of the caller's endpoints; anything else is 404. */
