@@ -522,7 +522,48 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event, sent to your webhook endpoint
+         * @description Signed with Standard Webhooks. Answer any 2xx within 15 s; anything else is retried at about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, never before your `Retry-After`; `410 Gone` disables the endpoint.
+         */
+        post: operations["receiveEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    walletCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A seamless wallet call, sent to your wallet url (not served yet)
+         * @description In seamless mode each balance request, bet (`debit`), win (`credit`) and rollback is a call to your wallet, signed as events are, with the provider's `transaction_id`: apply each once and answer a repeat as the first time. Answer within the timeout (3 s) with `{ "balance" }` as a decimal string; refuse a debit with a 4xx and `{ "code", "balance" }` (`insufficient_funds`, ...). This version refuses seamless sessions (`seamless_unavailable`) until these calls are made.
+         */
+        post: operations["receiveWalletCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description `player_id`, `game_id` and `currency` are required, `country` optional; unknown fields are refused (`unknown_field`). */
@@ -2685,6 +2726,100 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receiveEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry, the receiver's idempotency key. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, one per secret (two during a rotation), space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWalletCall: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry, the receiver's idempotency key. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, one per secret (two during a rotation), space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "balance" | "debit" | "credit" | "rollback";
+                    /** Format: uuid */
+                    session_id: string;
+                    player_id: string;
+                    game_id: string;
+                    currency: string;
+                    transaction_id?: string;
+                    round_id?: string;
+                    amount?: components["schemas"]["Amount"];
+                    rolled_back_transaction_id?: string;
+                    round_closed?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Applied (or applied before): the balance after it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        balance: components["schemas"]["Amount"];
+                    };
+                };
+            };
+            /** @description Refused: nothing applied. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        balance?: components["schemas"]["Amount"];
+                    };
+                };
+            };
         };
     };
 }
