@@ -873,6 +873,7 @@ export type Database = {
           "description": string | null;
           "enabled": boolean;
           "event_types": (string)[];
+          "failing_since": string | null;
           "id": string;
           "livemode": boolean;
           "secret_prefix": string;
@@ -886,6 +887,7 @@ export type Database = {
           "description"?: string | null;
           "enabled"?: boolean;
           "event_types"?: (string)[];
+          "failing_since"?: string | null;
           "id"?: string;
           "livemode": boolean;
           "secret_prefix": string;
@@ -898,6 +900,7 @@ export type Database = {
           "description"?: string | null;
           "enabled"?: boolean;
           "event_types"?: (string)[];
+          "failing_since"?: string | null;
           "id"?: string;
           "livemode"?: boolean;
           "secret_prefix"?: string;

@@ -21,6 +21,8 @@ create table public.webhook_endpoint (
   enabled boolean not null default true,
   description text,
   secret_prefix text not null,
+  -- Since when every attempt to it has failed (null after a success): 5 days of it disable it.
+  failing_since timestamptz,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   constraint webhook_endpoint_url_format check (url ~ '^https?://[^\s/?#]+[^\s]*$' and char_length(url) <= 2048),
@@ -227,7 +229,9 @@ revoke execute on function private.claim_deliveries from public, anon, authentic
 -- After an attempt: a 2xx delivers; a 410 Gone disables the endpoint (Standard Webhooks) and fails
 -- the delivery; anything else retries at about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (Svix's
 -- schedule), a tenth either way so retries spread, and no sooner than the endpoint's Retry-After,
--- then fails. An attempt already finished, or a claim a later one replaced, changes nothing.
+-- then fails. An endpoint that has failed every attempt for 5 days is disabled, and the client told
+-- by an `endpoint.disabled` event to its other endpoints. An attempt already finished, or a claim a
+-- later one replaced, changes nothing.
 create function private.finish_delivery(
   delivery_id uuid, attempt int, status_code int, duration_ms int, error text, retry_after_seconds int default null
 ) returns text
@@ -236,6 +240,7 @@ set search_path = ''
 as $$
 declare
   delivery public.webhook_delivery;
+  endpoint public.webhook_endpoint;
   schedule constant int[] := array[5, 300, 1800, 7200, 18000, 36000, 36000];
   wait_seconds double precision;
 begin
@@ -249,11 +254,18 @@ begin
   on conflict do nothing;
   if finish_delivery.status_code between 200 and 299 then
     update public.webhook_delivery d set status = 'delivered', delivered_at = now() where d.id = delivery.id;
+    update public.webhook_endpoint e set failing_since = null where e.id = delivery.endpoint_id and e.failing_since is not null;
     return 'delivered';
   end if;
-  if finish_delivery.status_code = 410 then
-    update public.webhook_endpoint e set enabled = false, updated_at = now() where e.id = delivery.endpoint_id;
+  update public.webhook_endpoint e set failing_since = coalesce(e.failing_since, now())
+  where e.id = delivery.endpoint_id
+  returning e.* into endpoint;
+  if finish_delivery.status_code = 410 or (endpoint.enabled and endpoint.failing_since <= now() - interval '5 days') then
+    update public.webhook_endpoint e set enabled = false, updated_at = now() where e.id = endpoint.id;
     update public.webhook_delivery d set status = 'failed' where d.id = delivery.id;
+    perform private.emit_event(endpoint.client_id, endpoint.livemode, 'endpoint.disabled', jsonb_build_object(
+      'endpoint_id', endpoint.id, 'url', endpoint.url,
+      'reason', case when finish_delivery.status_code = 410 then 'gone' else 'failing_for_5_days' end));
     return 'endpoint_disabled';
   end if;
   if delivery.attempts - delivery.retry_base > cardinality(schedule) then

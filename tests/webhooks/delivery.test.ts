@@ -100,6 +100,30 @@ describe('the delivery runner', () => {
     expect((await owner`select enabled from public.webhook_endpoint where id = ${endpoint}`)[0].enabled).toBe(false);
   });
 
+  it('disables an endpoint that has failed every attempt for 5 days, and tells the client\'s other endpoints', async () => {
+    const [watcher] = await owner`
+      insert into public.webhook_endpoint (client_id, livemode, url, event_types, secret_prefix)
+      values (${client}, true, ${url}, '{endpoint.disabled}', ${secret.slice(0, 12)}) returning id`;
+    await owner`insert into private.webhook_secret (endpoint_id, secret) values (${watcher.id}, ${secret})`;
+    answer = { status: 204 };
+    const healthy = await pendingEvent();
+    await owner`update public.webhook_endpoint set failing_since = now() - interval '1 day' where id = ${healthy.endpoint}`;
+    await runDeliveries(runner);
+    expect((await owner`select failing_since from public.webhook_endpoint where id = ${healthy.endpoint}`)[0].failing_since).toBeNull();
+
+    answer = { status: 500 };
+    const { endpoint } = await pendingEvent();
+    await owner`update public.webhook_endpoint set failing_since = now() - interval '6 days' where id = ${endpoint}`;
+    expect(await runDeliveries(runner)).toEqual({ claimed: 1, endpoint_disabled: 1 });
+    expect((await owner`select enabled from public.webhook_endpoint where id = ${endpoint}`)[0].enabled).toBe(false);
+    const [told] = await owner`
+      select e.data, array(select d.endpoint_id from public.webhook_delivery d where d.event_id = e.id) as endpoints
+      from public.event e where e.type = 'endpoint.disabled' and e.data->>'endpoint_id' = ${endpoint}`;
+    expect(told.data).toMatchObject({ reason: 'failing_for_5_days', url });
+    expect(told.endpoints).toEqual([watcher.id]);
+    await owner`update public.webhook_delivery set status = 'failed' where status = 'pending'`;
+  });
+
   it('never sends one delivery twice when two runners work at once', async () => {
     answer = { status: 200, delayMs: 20 };
     const before = received.length;
