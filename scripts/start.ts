@@ -30,6 +30,8 @@ console.log(applied.length ? `migrations applied: ${applied.length}` : 'database
 
 const served = await serveFunction({
   databaseUrl: target.url,
+  // Local runs: webhook and wallet URLs may point at this machine (http://127.0.0.1:...).
+  env: { ALLOW_PRIVATE_URLS: 'true' },
   port: Number(process.env.PORT ?? 54321),
   onOutput: (line) => console.log(`[v3] ${line}`),
 }).catch(async (error) => {
@@ -52,7 +54,7 @@ let draining = false;
 const deliveries = setInterval(() => {
   if (draining) return;
   draining = true;
-  drainDeliveries(deliverySql, 900)
+  drainDeliveries(deliverySql, 900, { allowPrivateUrls: true })
     .then((counts) => counts.claimed && console.log(`[deliver] ${JSON.stringify(counts)}`))
     .catch((error) => console.error(`[deliver] ${(error as Error).message}`))
     .finally(() => (draining = false));

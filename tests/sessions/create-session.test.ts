@@ -411,12 +411,12 @@ describe('settings from the environment', () => {
   const from = (values: Record<string, string>) => sessionsConfigFromEnv((name) => values[name]);
 
   it('defaults to a 15-minute launch window and the example launch page', () => {
-    expect(from({})).toEqual({ launchBaseUrl: 'https://play.cgs.example/launch', sessionTtlSeconds: 900 });
+    expect(from({})).toEqual({ launchBaseUrl: 'https://play.cgs.example/launch', sessionTtlSeconds: 900, allowPrivateUrls: false });
   });
 
   it('reads LAUNCH_BASE_URL and SESSION_TTL_SECONDS', () => {
-    expect(from({ LAUNCH_BASE_URL: 'https://games.example/start?lang=de', SESSION_TTL_SECONDS: '120' }))
-      .toEqual({ launchBaseUrl: 'https://games.example/start?lang=de', sessionTtlSeconds: 120 });
+    expect(from({ LAUNCH_BASE_URL: 'https://games.example/start?lang=de', SESSION_TTL_SECONDS: '120', ALLOW_PRIVATE_URLS: 'true' }))
+      .toEqual({ launchBaseUrl: 'https://games.example/start?lang=de', sessionTtlSeconds: 120, allowPrivateUrls: true });
   });
 
   it.each(['0', '-60', '90.5', 'fifteen', ' ', '0x3c', '1e3', String(maxSessionTtlSeconds + 1)])(

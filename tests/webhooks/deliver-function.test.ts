@@ -23,7 +23,7 @@ beforeAll(async () => {
   const url = await freshMigratedDatabase(inject('databaseUrl'), 'cgs_deliver_function');
   owner = postgres(url, { max: 2, onnotice: () => {} });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  served = await serveFunction({ name: 'deliver', databaseUrl: url, port: await freePort() });
+  served = await serveFunction({ name: 'deliver', databaseUrl: url, port: await freePort(), env: { ALLOW_PRIVATE_URLS: 'true' } });
 });
 afterAll(async () => {
   await served?.stop();

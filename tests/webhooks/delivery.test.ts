@@ -16,6 +16,8 @@ import { expectResponseMatches, type OperationId } from '../openapi/contract.ts'
 import { signUp } from '../helpers/db.ts';
 import { isolatedDatabase } from '../sessions/helpers.ts';
 
+// The receivers are on loopback, which only local runs may call.
+const local = { allowPrivateUrls: true };
 let owner: Sql;
 let runner: Sql;
 let client: string;
@@ -61,18 +63,18 @@ describe('the delivery runner', () => {
   it('delivers a due event, signed, the event id as webhook-id, and records the attempt', async () => {
     answer = { status: 204 };
     const { event, delivery } = await pendingEvent('session.created');
-    expect(await runDeliveries(runner)).toEqual({ claimed: 1, delivered: 1 });
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, delivered: 1 });
     expect(received.at(-1)).toMatchObject({ id: event, body: { id: event, type: 'session.created', livemode: true, data: { n: 1 } } });
     expect(await deliveryOf(delivery)).toMatchObject({ status: 'delivered', attempts: 1 });
     const [attempt] = await owner`select * from public.webhook_attempt where delivery_id = ${delivery}`;
     expect(attempt).toMatchObject({ attempt: 1, status_code: 204, error: null });
-    expect(await runDeliveries(runner)).toEqual({ claimed: 0 });
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 0 });
   });
 
   it('retries a failure about 5 s later, later still after a Retry-After, and takes no answer in time for a failure', async () => {
     answer = { status: 503 };
     const first = await pendingEvent();
-    expect(await runDeliveries(runner)).toEqual({ claimed: 1, retrying: 1 });
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, retrying: 1 });
     const wait = ((await deliveryOf(first.delivery)).next_attempt_at.getTime() - Date.now()) / 1000;
     expect(wait).toBeGreaterThan(3.5);
     expect(wait).toBeLessThan(6);
@@ -80,22 +82,33 @@ describe('the delivery runner', () => {
 
     answer = { status: 429, headers: { 'retry-after': '120' } };
     const second = await pendingEvent();
-    await runDeliveries(runner);
+    await runDeliveries(runner, local);
     expect((await deliveryOf(second.delivery)).next_attempt_at.getTime() - Date.now()).toBeGreaterThan(110_000);
     await owner`update public.webhook_delivery set status = 'failed' where id = ${second.delivery}`;
 
     answer = { status: 204, delayMs: 500 };
     const third = await pendingEvent();
-    expect(await runDeliveries(runner, { timeoutMs: 100 })).toEqual({ claimed: 1, retrying: 1 });
+    expect(await runDeliveries(runner, { ...local, timeoutMs: 100 })).toEqual({ claimed: 1, retrying: 1 });
     const [attempt] = await owner`select * from public.webhook_attempt where delivery_id = ${third.delivery}`;
     expect(attempt).toMatchObject({ status_code: null, error: 'no answer in time' });
     await owner`update public.webhook_delivery set status = 'failed' where id = ${third.delivery}`;
   });
 
+  it('checks the url again before each send: deployed, a loopback endpoint gets nothing, and the attempt says why', async () => {
+    answer = { status: 204 };
+    const before = received.length;
+    const { delivery } = await pendingEvent();
+    expect(await runDeliveries(runner)).toEqual({ claimed: 1, retrying: 1 });
+    expect(received.length).toBe(before);
+    const [attempt] = await owner`select status_code, error from public.webhook_attempt where delivery_id = ${delivery}`;
+    expect(attempt).toEqual({ status_code: null, error: 'the url may not be called (not_https)' });
+    await owner`update public.webhook_delivery set status = 'failed' where id = ${delivery}`;
+  });
+
   it('disables an endpoint that answers 410 Gone', async () => {
     answer = { status: 410 };
     const { delivery, endpoint } = await pendingEvent();
-    expect(await runDeliveries(runner)).toEqual({ claimed: 1, endpoint_disabled: 1 });
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, endpoint_disabled: 1 });
     expect(await deliveryOf(delivery)).toMatchObject({ status: 'failed' });
     expect((await owner`select enabled from public.webhook_endpoint where id = ${endpoint}`)[0].enabled).toBe(false);
   });
@@ -108,13 +121,13 @@ describe('the delivery runner', () => {
     answer = { status: 204 };
     const healthy = await pendingEvent();
     await owner`update public.webhook_endpoint set failing_since = now() - interval '1 day' where id = ${healthy.endpoint}`;
-    await runDeliveries(runner);
+    await runDeliveries(runner, local);
     expect((await owner`select failing_since from public.webhook_endpoint where id = ${healthy.endpoint}`)[0].failing_since).toBeNull();
 
     answer = { status: 500 };
     const { endpoint } = await pendingEvent();
     await owner`update public.webhook_endpoint set failing_since = now() - interval '6 days' where id = ${endpoint}`;
-    expect(await runDeliveries(runner)).toEqual({ claimed: 1, endpoint_disabled: 1 });
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, endpoint_disabled: 1 });
     expect((await owner`select enabled from public.webhook_endpoint where id = ${endpoint}`)[0].enabled).toBe(false);
     const [told] = await owner`
       select e.data, array(select d.endpoint_id from public.webhook_delivery d where d.event_id = e.id) as endpoints
@@ -128,8 +141,8 @@ describe('the delivery runner', () => {
     answer = { status: 200, delayMs: 20 };
     const before = received.length;
     const made = await Promise.all(Array.from({ length: 30 }, () => pendingEvent()));
-    const [a, b] = await Promise.all([runDeliveries(runner, { batch: 20 }), runDeliveries(runner, { batch: 20 })]);
-    const left = await runDeliveries(runner, { batch: 50 });
+    const [a, b] = await Promise.all([runDeliveries(runner, { ...local, batch: 20 }), runDeliveries(runner, { ...local, batch: 20 })]);
+    const left = await runDeliveries(runner, { ...local, batch: 50 });
     expect(a.claimed + b.claimed + left.claimed).toBe(30);
     const ids = received.slice(before).map((r) => r.id);
     expect(new Set(ids).size).toBe(30);
@@ -139,7 +152,7 @@ describe('the delivery runner', () => {
 
 describe('an event\'s deliveries through the API', () => {
   it('shows every attempt, and sends the event again on request with the schedule afresh', async () => {
-    const handle = createApp({ sql: runner, signer: await createSessionTokenSigner({ issuer: 'test' }) });
+    const handle = createApp({ sql: runner, signer: await createSessionTokenSigner({ issuer: 'test' }), config: local });
     const [{ key }] = await owner`select key from public.issue_api_key(${client})`;
     const api = async (method: string, path: string, operation: OperationId, apiKey = key) => {
       const response = await handle(new Request(`http://api.test/v3${path}`, { method, headers: { authorization: `Bearer ${apiKey}` } }));
@@ -149,10 +162,10 @@ describe('an event\'s deliveries through the API', () => {
     };
     answer = { status: 503 };
     const { event, delivery } = await pendingEvent();
-    await runDeliveries(runner);
+    await runDeliveries(runner, local);
     await owner`update public.webhook_delivery set next_attempt_at = now() where id = ${delivery}`;
     answer = { status: 204 };
-    await runDeliveries(runner);
+    await runDeliveries(runner, local);
     const shown = await api('GET', `/events/${event}/deliveries`, 'listEventDeliveries');
     expect(shown.body.data).toHaveLength(1);
     expect(shown.body.data[0]).toMatchObject({ status: 'delivered', attempts: 2, next_attempt_at: null });
@@ -162,7 +175,7 @@ describe('an event\'s deliveries through the API', () => {
     const again = await api('POST', `/events/${event}/redeliver`, 'redeliverEvent');
     expect(again.body.data[0]).toMatchObject({ status: 'pending', delivered_at: null });
     answer = { status: 500 };
-    expect(await runDeliveries(runner)).toEqual({ claimed: 1, retrying: 1 });
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, retrying: 1 });
     // The schedule started afresh: the first retry comes after about 5 s, not the third step's 30 min.
     expect((await deliveryOf(delivery)).next_attempt_at.getTime() - Date.now()).toBeLessThan(6000);
     expect(received.filter((r) => r.id === event).length).toBe(before + 1);

@@ -3,9 +3,12 @@
 // retry. A delivery succeeds on a 2xx within the timeout (15 s by default). Runtime-neutral: the
 // database and fetch are injected; a scheduled function and `npm start` call it.
 import type { Sql } from './database.ts';
+import { urlRefusal } from './public-url.ts';
 import { signedHeaders } from './standard-webhooks.ts';
 
 export interface DeliveryOptions {
+  /** ALLOW_PRIVATE_URLS: send to http and private addresses too (local runs only). */
+  allowPrivateUrls?: boolean;
   batch?: number;
   /** How long a claim holds a delivery: one a crashed runner never finished is due again after it. */
   leaseSeconds?: number;
@@ -47,7 +50,10 @@ async function deliver(sql: Sql, delivery: Claimed, options: DeliveryOptions): P
   let status: number | null = null;
   let error: string | null = null;
   let retryAfter: number | null = null;
-  try {
+  // Checked again at each send: a name can change what it resolves to after the URL was set.
+  const refusal = await urlRefusal(delivery.url, options.allowPrivateUrls ?? false);
+  if (refusal) error = `the url may not be called (${refusal})`;
+  else try {
     const response = await (options.fetch ?? fetch)(delivery.url, {
       method: 'POST',
       headers: signedHeaders(delivery.secrets, delivery.event_id, now, delivery.payload),

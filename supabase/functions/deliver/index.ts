@@ -4,7 +4,7 @@
 // checks the caller's JWT (the service key the schedule sends) before it runs.
 import { connectDatabase, databaseOptionsFromEnv } from '../_shared/database.ts';
 import { drainDeliveries } from '../_shared/deliveries.ts';
-import { positiveSetting } from '../_shared/settings.ts';
+import { booleanSetting, positiveSetting } from '../_shared/settings.ts';
 
 const env = (name: string) => Deno.env.get(name) || undefined;
 
@@ -12,6 +12,7 @@ const databaseUrl = env('SUPABASE_DB_URL') ?? env('DATABASE_URL');
 if (!databaseUrl) throw new Error('SUPABASE_DB_URL (or DATABASE_URL) is not set');
 const sql = connectDatabase(databaseUrl, databaseOptionsFromEnv(env));
 const budgetMs = positiveSetting(env, 'DELIVER_BUDGET_MS', { fallback: 20_000, integer: true, max: 120_000 });
+const allowPrivateUrls = booleanSetting(env, 'ALLOW_PRIVATE_URLS', false);
 
 const port = positiveSetting(env, 'PORT', { fallback: 0, integer: true, max: 65_535 });
 Deno.serve(
@@ -20,7 +21,7 @@ Deno.serve(
     : {},
   async (request) => {
     if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
-    const counts = await drainDeliveries(sql, budgetMs);
+    const counts = await drainDeliveries(sql, budgetMs, { allowPrivateUrls });
     return new Response(JSON.stringify(counts), { headers: { 'content-type': 'application/json' } });
   },
 );

@@ -1,7 +1,7 @@
 // What every v3 route works with: the dependencies index.ts wires (database, signer, clock, logger)
 // and the settings read from the environment, resolved once when the app is created.
 import { loggableError, type Sql } from '../_shared/database.ts';
-import { type Env, positiveSetting } from '../_shared/settings.ts';
+import { booleanSetting, type Env, positiveSetting } from '../_shared/settings.ts';
 import { type LaunchOptions, withLaunchToken } from './game-session.ts';
 import type { SessionTokenSigner } from './session-token.ts';
 
@@ -11,12 +11,15 @@ export interface SessionsConfig {
   /** Launch window: the session and its token expire this long after creation. */
   sessionTtlSeconds: number;
   maxBodyBytes: number;
+  /** ALLOW_PRIVATE_URLS: webhook and wallet URLs may be http and private (local runs only). */
+  allowPrivateUrls: boolean;
 }
 
 export const defaultConfig: SessionsConfig = {
   launchBaseUrl: 'https://play.cgs.example/launch',
   sessionTtlSeconds: 15 * 60,
   maxBodyBytes: 16 * 1024,
+  allowPrivateUrls: false,
 };
 
 /** A launch window is for starting a game: longer than a day is a mistake, not a choice. */
@@ -27,8 +30,9 @@ export const maxSessionTtlSeconds = 24 * 60 * 60;
  * the start, naming the setting, instead of failing every request with a 500; the launch URL is
  * checked where it is parsed, when the handler is created (withLaunchToken).
  */
-export function sessionsConfigFromEnv(env: Env): Pick<SessionsConfig, 'launchBaseUrl' | 'sessionTtlSeconds'> {
+export function sessionsConfigFromEnv(env: Env): Pick<SessionsConfig, 'launchBaseUrl' | 'sessionTtlSeconds' | 'allowPrivateUrls'> {
   return {
+    allowPrivateUrls: booleanSetting(env, 'ALLOW_PRIVATE_URLS', defaultConfig.allowPrivateUrls),
     launchBaseUrl: env('LAUNCH_BASE_URL') ?? defaultConfig.launchBaseUrl,
     sessionTtlSeconds: positiveSetting(env, 'SESSION_TTL_SECONDS', {
       fallback: defaultConfig.sessionTtlSeconds, integer: true, max: maxSessionTtlSeconds,

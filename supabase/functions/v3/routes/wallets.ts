@@ -12,6 +12,7 @@ import { readJsonBody } from '../../_shared/request-body.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract, queryContract } from '../contract.ts';
 import { resource } from './resource.ts';
+import { checkCallableUrl } from './webhooks.ts';
 
 const walletsQuery = queryContract('/v3/wallets');
 const walletSettingsBody = bodyContract('/v3/wallet-settings', 'put');
@@ -65,8 +66,11 @@ export async function readWalletSettings(ctx: ApiContext, request: Request): Pro
  */
 export async function putWalletSettings(ctx: ApiContext, request: Request): Promise<Response> {
   const keyHash = apiKeyHash(request.headers);
-  const body = await authenticatedRejection(ctx.sql, keyHash, async () =>
-    walletSettingsBody(await readJsonBody(request, ctx.config.maxBodyBytes)));
+  const body = await authenticatedRejection(ctx.sql, keyHash, async () => {
+    const body = walletSettingsBody(await readJsonBody(request, ctx.config.maxBodyBytes));
+    await checkCallableUrl(ctx, body.url);
+    return body;
+  });
   const [row] = await ctx.sql<{ outcome: string; settings: string | null; secret: string | null }[]>`
     select * from private.put_wallet_settings(${keyHash}, ${body.mode}, ${body.url ?? null}, ${body.rotate_secret ?? false})`;
   switch (row.outcome) {

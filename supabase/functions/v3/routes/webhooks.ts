@@ -7,6 +7,7 @@ import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared
 import { jsonResponse, jsonTextResponse } from '../../_shared/http.ts';
 import { CURSOR_UUID, pageJson, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
 import { Problem } from '../../_shared/problem.ts';
+import { urlRefusal } from '../../_shared/public-url.ts';
 import { readJsonBody } from '../../_shared/request-body.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract, parameterContract, queryContract, schemaContract } from '../contract.ts';
@@ -77,10 +78,30 @@ export async function readEvent(ctx: ApiContext, request: Request, id: string): 
   return jsonTextResponse(200, row.event, noStore);
 }
 
+const URL_REFUSALS = {
+  not_https: 'url must be https.',
+  not_public: 'url must resolve to public addresses only.',
+  unresolvable: 'url\'s host does not resolve.',
+};
+
+/** 400 unless the platform may call `url` (public-url.ts); checked again before each delivery. */
+export async function checkCallableUrl(ctx: ApiContext, url: string | undefined): Promise<void> {
+  const refusal = url === undefined ? null : await urlRefusal(url, ctx.config.allowPrivateUrls);
+  if (refusal) {
+    throw new Problem('validation_failed', 'The request body has invalid fields; see `errors`.', {
+      errors: [{ pointer: '#/url', code: `url_${refusal}`, detail: URL_REFUSALS[refusal] }],
+    });
+  }
+}
+
 /** POST /v3/webhook-endpoints: 201 with the endpoint and its secret, shown this once. */
 export async function createEndpoint(ctx: ApiContext, request: Request): Promise<Response> {
   const keyHash = apiKeyHash(request.headers);
-  const body = await authenticatedRejection(ctx.sql, keyHash, async () => createBody(await readJsonBody(request, ctx.config.maxBodyBytes)));
+  const body = await authenticatedRejection(ctx.sql, keyHash, async () => {
+    const body = createBody(await readJsonBody(request, ctx.config.maxBodyBytes));
+    await checkCallableUrl(ctx, body.url);
+    return body;
+  });
   const [row] = await ctx.sql<{ authorized: boolean; endpoint: string; secret: string }[]>`
     select * from private.create_webhook_endpoint(${keyHash}, ${body.url}, ${body.event_types ?? []}, ${body.description ?? null})`;
   if (!row.authorized) throw invalidApiKey();
@@ -105,7 +126,10 @@ export async function changeEndpoint(ctx: ApiContext, request: Request, id: stri
   const keyHash = apiKeyHash(request.headers);
   const patch = await authenticatedRejection(ctx.sql, keyHash, async () => {
     if (!isEndpointId(id)) throw new Problem('not_found', 'No webhook endpoint with this id.');
-    return action === 'update' ? updateBody(await readJsonBody(request, ctx.config.maxBodyBytes)) : null;
+    if (action !== 'update') return null;
+    const patch = updateBody(await readJsonBody(request, ctx.config.maxBodyBytes));
+    await checkCallableUrl(ctx, patch.url);
+    return patch;
   });
   const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; endpoint: string; secret: string; event: string }[]>`
     select * from private.change_webhook_endpoint(${keyHash}, ${id.toLowerCase()}::uuid, ${action}, ${(patch ?? null) as never}::jsonb)`;
