@@ -130,6 +130,16 @@ end;
 $$;
 revoke execute on function private.emit_event from public, anon, authenticated, service_role;
 
+-- An event as deliveries carry it and the API shows it.
+create function private.event_json(e public.event) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select json_build_object('id', e.id, 'type', e.type, 'created_at', e.created_at, 'livemode', e.livemode,
+                           'data', e.data)::text;
+$$;
+revoke execute on function private.event_json from public, anon, authenticated, service_role;
+
 create function private.event_for_session() returns trigger
 language plpgsql
 security definer
@@ -216,8 +226,7 @@ begin
   )
   select c.id, c.attempts, c.event_id, e.url,
          array_remove(array[s.secret, case when s.previous_until > now() then s.previous_secret end], null),
-         json_build_object('id', ev.id, 'type', ev.type, 'created_at', ev.created_at, 'livemode', ev.livemode,
-                           'data', ev.data)::text
+         private.event_json(ev)
   from claimed c
   join public.webhook_endpoint e on e.id = c.endpoint_id
   join private.webhook_secret s on s.endpoint_id = e.id
@@ -375,13 +384,11 @@ set search_path = ''
 as $$
 begin
   return query
-  select a.key_id is not null, e.id, to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-         case when e.id is not null then json_build_object('id', e.id, 'type', e.type, 'created_at', e.created_at,
-                                                           'livemode', e.livemode, 'data', e.data)::text end
+  select a.key_id is not null, e.id, to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), e.event
   from (select 1) one
   left join private.authenticate_api_key(list_events.key_hash) a on true
   left join lateral (
-    select e.* from public.event e
+    select e.id, e.created_at, private.event_json(e) as event from public.event e
     where e.client_id = a.client_id and e.livemode = a.livemode and e.created_at > now() - interval '30 days'
       and (list_events.type is null or e.type = list_events.type)
       and (list_events.before_created is null or (e.created_at, e.id) < (list_events.before_created, list_events.before_id))
@@ -400,8 +407,7 @@ as $$
 begin
   return query
   select case when a.key_id is null then 'unauthorized' when e.id is null then 'not_found' else 'found' end,
-         case when e.id is not null then json_build_object('id', e.id, 'type', e.type, 'created_at', e.created_at,
-                                                           'livemode', e.livemode, 'data', e.data)::text end
+         case when e.id is not null then private.event_json(e) end
   from (select 1) one
   left join private.authenticate_api_key(read_event.key_hash) a on true
   left join public.event e on e.id = read_event.event_id and e.client_id = a.client_id and e.livemode = a.livemode
@@ -460,9 +466,7 @@ begin
     values (found.client_id, found.livemode, 'endpoint.ping', jsonb_build_object('endpoint_id', found.id))
     returning ev.* into ping;
     insert into public.webhook_delivery (event_id, endpoint_id, client_id) values (ping.id, found.id, found.client_id);
-    return query select 'found', null::text, null::text,
-      json_build_object('id', ping.id, 'type', ping.type, 'created_at', ping.created_at, 'livemode', ping.livemode,
-                        'data', ping.data)::text;
+    return query select 'found', null::text, null::text, private.event_json(ping);
     return;
   else
     raise exception 'unknown endpoint action %', action using errcode = '22023';

@@ -7,23 +7,15 @@
 //   A failed debit is answered to the provider as failed and rolled back at the operator; a failed
 //   credit or rollback is retried with the same transaction_id until accepted.
 // Runtime-neutral: fetch and the clock are injected, so tests drive it against a real server.
+import type { webhooks } from '../v3/api.types.ts';
 import { signedHeaders } from './standard-webhooks.ts';
 
-export type WalletAction = 'balance' | 'debit' | 'credit' | 'rollback';
-
-/** The body the operator's wallet receives: the provider's call, and the session it belongs to. */
-export interface WalletRequest {
-  action: WalletAction;
-  session_id: string;
-  player_id: string;
-  game_id: string;
-  currency: string;
-  transaction_id?: string;
-  round_id?: string;
-  amount?: string;
-  rolled_back_transaction_id?: string;
-  round_closed?: boolean;
-}
+/**
+ * The body the operator's wallet receives (the provider's call, and the session it belongs to), as
+ * the OpenAPI document's `walletCall` declares it.
+ */
+export type WalletRequest = webhooks['walletCall']['post']['requestBody']['content']['application/json'];
+export type WalletAction = WalletRequest['action'];
 
 export type WalletAnswer =
   | { kind: 'accepted'; balance: string }
