@@ -549,6 +549,38 @@ create trigger api_key_revoked_event
   execute function private.event_for_api_key();
 
 -- ============================================================================================
+-- The schedule (hosted): pg_cron calls the deliver function every minute through pg_net, with the
+-- project's URL and service key from Vault, as Supabase documents for scheduled functions. Where
+-- pg_cron, pg_net or those two secrets are missing (the embedded default, a bare Postgres) it says
+-- what is missing and schedules nothing; run it again once they exist.
+-- ============================================================================================
+create function private.schedule_webhook_deliveries() returns text
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if to_regproc('cron.schedule') is null or to_regproc('net.http_post') is null then
+    return 'not scheduled: pg_cron and pg_net are needed';
+  end if;
+  if to_regclass('vault.decrypted_secrets') is null then
+    return 'not scheduled: Vault is needed (secrets project_url and service_role_key)';
+  end if;
+  execute $sql$
+    select cron.schedule('deliver-webhooks', '* * * * *', $cmd$
+      select net.http_post(
+        url := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url') || '/functions/v1/deliver',
+        headers := jsonb_build_object('Authorization', 'Bearer ' ||
+          (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key')))
+    $cmd$)
+  $sql$;
+  return 'scheduled: deliver-webhooks, every minute';
+end;
+$$;
+revoke execute on function private.schedule_webhook_deliveries from public, anon, authenticated, service_role;
+
+select private.schedule_webhook_deliveries();
+
+-- ============================================================================================
 -- Policies
 -- ============================================================================================
 create policy "clients read their own webhook endpoints"

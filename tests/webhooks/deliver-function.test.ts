@@ -47,3 +47,24 @@ describe('the deliver function', () => {
     expect((await fetch(`${base}/`)).status).toBe(405);
   });
 });
+
+describe('the schedule', () => {
+  it('says what is missing where pg_cron and pg_net are not installed, and schedules the deliver call where they are', async () => {
+    expect((await owner`select private.schedule_webhook_deliveries() as said`)[0].said).toBe('not scheduled: pg_cron and pg_net are needed');
+    // Stand-ins with the extensions' names and signatures, on this database of its own.
+    await owner.unsafe(`
+      create schema cron; create schema net; create schema vault;
+      create table cron.jobs (name text, schedule text, command text);
+      create function cron.schedule(name text, schedule text, command text) returns bigint language sql
+        as 'insert into cron.jobs values (name, schedule, command); select 1::bigint';
+      create function net.http_post(url text, headers jsonb) returns bigint language sql as 'select 1::bigint';`);
+    expect((await owner`select private.schedule_webhook_deliveries() as said`)[0].said)
+      .toBe('not scheduled: Vault is needed (secrets project_url and service_role_key)');
+    await owner`create view vault.decrypted_secrets as select 'project_url'::text as name, 'https://ref.supabase.co'::text as decrypted_secret`;
+    expect((await owner`select private.schedule_webhook_deliveries() as said`)[0].said).toBe('scheduled: deliver-webhooks, every minute');
+    const [job] = await owner`select * from cron.jobs`;
+    expect(job).toMatchObject({ name: 'deliver-webhooks', schedule: '* * * * *' });
+    expect(job.command).toContain("'/functions/v1/deliver'");
+    expect(job.command).toContain('service_role_key');
+  });
+});
