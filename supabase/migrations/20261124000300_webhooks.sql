@@ -523,9 +523,46 @@ end;
 $$;
 revoke execute on function private.event_deliveries from public, anon, authenticated, service_role;
 
+-- A ticket's status, priority or handler changed, or a message was posted on it: the client hears
+-- of staff's answers without watching the back office.
+create function private.event_for_ticket() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  ticket public.support_ticket;
+begin
+  if tg_table_name = 'support_ticket_message' then
+    select t.* into ticket from public.support_ticket t where t.id = new.ticket_id;
+  else
+    ticket := new;
+  end if;
+  perform private.emit_event(ticket.client_id, true, 'support_ticket.updated', jsonb_build_object(
+    'id', ticket.id, 'subject', ticket.subject, 'status', ticket.status, 'priority', ticket.priority,
+    'change', case when tg_table_name = 'support_ticket_message' then 'message' else 'ticket' end,
+    'message_id', case when tg_table_name = 'support_ticket_message' then new.id end,
+    'updated_at', now()));
+  return null;
+end;
+$$;
+revoke execute on function private.event_for_ticket() from public, anon, authenticated, service_role;
+
 -- ============================================================================================
 -- Triggers
 -- ============================================================================================
+-- A handler cleared (the staff account deleted: on delete set null) is no news to the client, and
+-- may run inside the deletion of the client's own account.
+create trigger support_ticket_event
+  after update of status, priority, assigned_to on public.support_ticket
+  for each row when ((old.status, old.priority) is distinct from (new.status, new.priority)
+                     or (new.assigned_to is not null and new.assigned_to is distinct from old.assigned_to))
+  execute function private.event_for_ticket();
+
+create trigger support_ticket_message_event
+  after insert on public.support_ticket_message
+  for each row execute function private.event_for_ticket();
+
 create trigger game_session_event
   after insert on public.game_session
   for each row execute function private.event_for_session();

@@ -3,7 +3,7 @@
 // wants its type. An event per type, produced by the real change.
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { as, connect } from '../helpers/db.ts';
+import { as, cast, connect } from '../helpers/db.ts';
 import { issueKey, newOperator, type Operator, recordedSession, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
 
 const sql = connect();
@@ -67,6 +67,18 @@ describe('the outbox', () => {
     await sql`select * from public.revoke_api_key(${keyId})`;
     const events = await sql`select type, livemode from public.event where data->>'id' = ${keyId} order by created_at, type`;
     expect(events).toEqual([{ type: 'api_key.created', livemode: false }, { type: 'api_key.revoked', livemode: false }]);
+  });
+
+  it('support_ticket.updated, when staff change a ticket and when anyone posts on it, as the client does through the API', async () => {
+    const people = await cast(sql);
+    const [ticket] = await as(sql, operator.account, (tx) =>
+      tx`insert into public.support_ticket (client_id, subject) values (${operator.account.id}, 'Payout delayed') returning id`);
+    await as(sql, operator.account, (tx) =>
+      tx`insert into public.support_ticket_message (ticket_id, author_id, body) values (${ticket.id}, ${operator.account.id}, 'Any news?')`);
+    await as(sql, people.adam, (tx) => tx`update public.support_ticket set status = 'pending' where id = ${ticket.id}`);
+    const events = await sql`select data->>'change' as change, data->>'status' as status from public.event
+      where type = 'support_ticket.updated' and data->>'id' = ${ticket.id} order by created_at, data->>'change'`;
+    expect(events).toEqual([{ change: 'message', status: 'open' }, { change: 'ticket', status: 'pending' }]);
   });
 
   it('writes nothing for a change that rolled back', async () => {

@@ -993,7 +993,7 @@ export interface components {
          * @description What happened: each written in the same transaction as the change it reports.
          * @enum {string}
          */
-        EventType: "session.created" | "round.closed" | "round.cancelled" | "transaction.created" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled";
+        EventType: "session.created" | "round.closed" | "round.cancelled" | "transaction.created" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated";
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;
