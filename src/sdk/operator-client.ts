@@ -12,9 +12,19 @@ import type {
   Page,
   PageQuery,
   Provider,
+  Event,
+  EventListQuery,
   Round,
   RoundDetail,
   RoundListQuery,
+  WalletSettings,
+  WalletSettingsChanged,
+  WalletSettingsInput,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointChange,
+  WebhookEndpointInput,
+  WebhookEndpointWithSecret,
   SessionInput,
   SessionListQuery,
   SessionRequest,
@@ -79,25 +89,54 @@ export interface OperatorClient {
     /** One round by its `id`, with its transactions. */
     get(id: string, options?: RequestOptions): Promise<RoundDetail>;
   };
+  webhookEndpoints: ListMethods<WebhookEndpoint, PageQuery> & {
+    /** The answer carries the signing secret, this once. Not retried: a retry would add a second endpoint. */
+    create(input: WebhookEndpointInput, options?: RequestOptions): Promise<WebhookEndpointWithSecret>;
+    get(id: string, options?: RequestOptions): Promise<WebhookEndpoint>;
+    update(id: string, change: WebhookEndpointChange, options?: RequestOptions): Promise<WebhookEndpoint>;
+    delete(id: string, options?: RequestOptions): Promise<WebhookEndpoint>;
+    /** A new secret, this once; the old one keeps signing for 24 hours. */
+    rotateSecret(id: string, options?: RequestOptions): Promise<WebhookEndpointWithSecret>;
+    /** An `endpoint.ping` event, sent to this endpoint alone. */
+    test(id: string, options?: RequestOptions): Promise<Event>;
+  };
+  events: ListMethods<Event, EventListQuery> & {
+    get(id: string, options?: RequestOptions): Promise<Event>;
+    /** Its deliveries, each with every attempt. */
+    deliveries(id: string, options?: RequestOptions): Promise<WebhookDelivery[]>;
+    /** Sends it again now, to each endpoint that wants it. */
+    redeliver(id: string, options?: RequestOptions): Promise<WebhookDelivery[]>;
+  };
+  walletSettings: {
+    get(options?: RequestOptions): Promise<WalletSettings>;
+    /** The answer carries the signing secret when one was made. Not retried. */
+    set(input: WalletSettingsInput, options?: RequestOptions): Promise<WalletSettingsChanged>;
+  };
 }
 
-/** A camelCased query as the API's query string (`updatedSince` is `updated_since`); undefined values left out. */
+/** camelCased keys as the API's snake_case ones (`updatedSince` is `updated_since`); undefined values left out. */
+function snakeCased(object: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)
+    .map(([name, value]) => [name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value]));
+}
+
+/** A camelCased query as the API's query string. */
 function queryString(query: object): string {
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined) search.set(name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), String(value));
-  }
+  for (const [name, value] of Object.entries(snakeCased(query))) search.set(name, String(value));
   const text = search.toString();
   return text ? `?${text}` : '';
 }
 
 interface Call {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
   signal?: AbortSignal;
 }
+
+const endpointPath = (id: string) => `/v3/webhook-endpoints/${encodeURIComponent(id)}`;
 
 export function createOperatorClient(options: OperatorClientOptions): OperatorClient {
   // Checked here, not by fetch: its TypeError would look like a network failure and be retried.
@@ -203,6 +242,31 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
     rounds: {
       ...listOf<Round, RoundListQuery>('/v3/rounds'),
       get: (id, { signal } = {}) => call<RoundDetail>({ method: 'GET', path: `/v3/rounds/${encodeURIComponent(id)}`, signal }),
+    },
+    webhookEndpoints: {
+      ...listOf<WebhookEndpoint, PageQuery>('/v3/webhook-endpoints'),
+      create: (input, { signal } = {}) =>
+        call<WebhookEndpointWithSecret>({ method: 'POST', path: '/v3/webhook-endpoints', body: snakeCased(input), signal }),
+      get: (id, { signal } = {}) => call<WebhookEndpoint>({ method: 'GET', path: endpointPath(id), signal }),
+      update: (id, change, { signal } = {}) =>
+        call<WebhookEndpoint>({ method: 'PATCH', path: endpointPath(id), body: snakeCased(change), signal }),
+      delete: (id, { signal } = {}) => call<WebhookEndpoint>({ method: 'DELETE', path: endpointPath(id), signal }),
+      rotateSecret: (id, { signal } = {}) =>
+        call<WebhookEndpointWithSecret>({ method: 'POST', path: `${endpointPath(id)}/rotate-secret`, signal }),
+      test: (id, { signal } = {}) => call<Event>({ method: 'POST', path: `${endpointPath(id)}/test`, signal }),
+    },
+    events: {
+      ...listOf<Event, EventListQuery>('/v3/events'),
+      get: (id, { signal } = {}) => call<Event>({ method: 'GET', path: `/v3/events/${encodeURIComponent(id)}`, signal }),
+      deliveries: async (id, { signal } = {}) =>
+        (await call<{ data: WebhookDelivery[] }>({ method: 'GET', path: `/v3/events/${encodeURIComponent(id)}/deliveries`, signal })).data,
+      redeliver: async (id, { signal } = {}) =>
+        (await call<{ data: WebhookDelivery[] }>({ method: 'POST', path: `/v3/events/${encodeURIComponent(id)}/redeliver`, signal })).data,
+    },
+    walletSettings: {
+      get: ({ signal } = {}) => call<WalletSettings>({ method: 'GET', path: '/v3/wallet-settings', signal }),
+      set: (input, { signal } = {}) =>
+        call<WalletSettingsChanged>({ method: 'PUT', path: '/v3/wallet-settings', body: snakeCased(input), signal }),
     },
   };
 }

@@ -24,6 +24,19 @@ export type Currency = Schemas['Currency'];
 export type Wallet = Schemas['Wallet'];
 export type Transaction = Schemas['Transaction'];
 export type Round = Schemas['Round'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+/** An endpoint as created or after a rotation: with its signing secret, shown this once. */
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointCreated'];
+/** A request body with the fields the document gives a default made optional, as they are on the wire. */
+type WithDefaultsOptional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+export type WebhookEndpointInput = CamelCased<WithDefaultsOptional<Schemas['WebhookEndpointRequest'], 'event_types'>>;
+export type WebhookEndpointChange = CamelCased<Schemas['WebhookEndpointUpdate']>;
+export type Event = Schemas['Event'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WalletSettings = Schemas['WalletSettings'];
+/** Wallet settings as a change answers them: with the signing secret when one was made. */
+export type WalletSettingsChanged = Schemas['WalletSettingsUpdated'];
+export type WalletSettingsInput = CamelCased<WithDefaultsOptional<Schemas['WalletSettingsRequest'], 'rotate_secret'>>;
 /** A round as `GET /v3/rounds/{id}` returns it: with its transactions. */
 export type RoundDetail = Schemas['RoundDetail'];
 
@@ -40,6 +53,7 @@ export type SessionListQuery = ListQuery<'listSessions'>;
 export type GameListQuery = ListQuery<'listGames'>;
 export type TransactionListQuery = ListQuery<'listTransactions'>;
 export type RoundListQuery = ListQuery<'listRounds'>;
+export type EventListQuery = ListQuery<'listEvents'>;
 /** `limit` and `cursor`, which every list takes. */
 export type PageQuery = ListQuery<'listWallets'>;
 

@@ -114,6 +114,33 @@ describe('lists and reads', () => {
   });
 });
 
+describe('webhooks and wallet settings', () => {
+  it('manages an endpoint through its life, pings it, and reads the ping\'s deliveries', async () => {
+    const client = operatorClient();
+    const created = await client.webhookEndpoints.create({ url: 'https://hooks.sdk.test/', eventTypes: ['round.closed'] });
+    expect(created.secret).toMatch(/^whsec_/);
+    expect((await client.webhookEndpoints.list()).data.map((e) => e.id)).toContain(created.id);
+    expect(await client.webhookEndpoints.update(created.id, { enabled: false })).toMatchObject({ enabled: false, event_types: ['round.closed'] });
+    const rotated = await client.webhookEndpoints.rotateSecret(created.id);
+    expect(rotated.secret).not.toBe(created.secret);
+    const ping = await client.webhookEndpoints.test(created.id);
+    expect(await client.events.get(ping.id)).toEqual(ping);
+    const [delivery] = await client.events.deliveries(ping.id);
+    expect(delivery).toMatchObject({ endpoint_id: created.id, status: 'pending', attempt_log: [] });
+    expect((await client.webhookEndpoints.delete(created.id)).id).toBe(created.id);
+    await expect(client.webhookEndpoints.get(created.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('reads and sets the wallet mode, the secret coming back once', async () => {
+    const client = operatorClient();
+    expect(await client.walletSettings.get()).toMatchObject({ mode: 'transfer', livemode: true });
+    const set = await client.walletSettings.set({ mode: 'seamless', url: 'https://wallet.sdk.test/' });
+    expect(set).toMatchObject({ mode: 'seamless', secret: expect.stringMatching(/^whsec_/) });
+    expect(await client.walletSettings.get()).not.toHaveProperty('secret');
+    await client.walletSettings.set({ mode: 'transfer' });
+  });
+});
+
 describe('errors are ApiError values carrying the problem body', () => {
   it('400 validation_failed lists every failing field', async () => {
     const error = await operatorClient().sessions.create({ playerId: '', gameId: 'nope', currency: 'eur' }).catch((e) =>
