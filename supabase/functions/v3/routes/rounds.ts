@@ -6,9 +6,9 @@ import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
 import { jsonTextResponse } from '../../_shared/http.ts';
 import { CURSOR_UUID, pageJson, parseListQuery } from '../../_shared/list-query.ts';
-import { Problem } from '../../_shared/problem.ts';
 import type { ApiContext } from '../context.ts';
 import { parameterContract, queryContract, schemaContract } from '../contract.ts';
+import { type Outcome, ownObject } from './own-object.ts';
 import { resource } from './resource.ts';
 
 const roundsQuery = queryContract('/v3/rounds');
@@ -39,13 +39,7 @@ export async function listRounds(ctx: ApiContext, request: Request): Promise<Res
 
 /** GET /v3/rounds/{id}: one of the caller's rounds in its key's mode; anything else is 404. */
 export async function readRound(ctx: ApiContext, request: Request, id: string): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  await authenticatedRejection(ctx.sql, keyHash, () => {
-    if (!isRoundId(id)) throw new Problem('not_found', 'No round with this id.');
-  });
-  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; round: string }[]>`
-    select * from private.read_round(${keyHash}, ${id.toLowerCase()}::uuid)`;
-  if (row.outcome === 'unauthorized') throw invalidApiKey();
-  if (row.outcome === 'not_found') throw new Problem('not_found', 'No round with this id.');
+  const row = await ownObject(ctx.sql, request, id, { isId: isRoundId, notFound: 'No round with this id.' }, (keyHash, roundId) =>
+    ctx.sql<(Outcome & { round: string })[]>`select * from private.read_round(${keyHash}, ${roundId}::uuid)`);
   return jsonTextResponse(200, row.round, noStore);
 }

@@ -11,14 +11,18 @@ import { urlRefusal } from '../../_shared/public-url.ts';
 import { readJsonBody } from '../../_shared/request-body.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract, parameterContract, queryContract, schemaContract } from '../contract.ts';
+import { type Outcome, ownObject } from './own-object.ts';
 import { resource } from './resource.ts';
 
 const createBody = bodyContract('/v3/webhook-endpoints');
 const updateBody = bodyContract('/v3/webhook-endpoints/{id}', 'patch');
 const listQuery = queryContract('/v3/webhook-endpoints');
-const isEndpointId = parameterContract('/v3/webhook-endpoints/{id}', 'get', 'path', 'id');
+const endpointObject = {
+  isId: parameterContract('/v3/webhook-endpoints/{id}', 'get', 'path', 'id'),
+  notFound: 'No webhook endpoint with this id.',
+};
 const eventsQuery = queryContract('/v3/events');
-const isEventId = parameterContract('/v3/events/{id}', 'get', 'path', 'id');
+const eventObject = { isId: parameterContract('/v3/events/{id}', 'get', 'path', 'id'), notFound: 'No event with this id.' };
 const isDateTime = schemaContract('DateTime');
 const noStore = { 'cache-control': 'no-store' };
 
@@ -41,14 +45,9 @@ export function webhookRoutes(ctx: ApiContext): Hono {
 
 /** GET /v3/events/{id}/deliveries, and POST .../redeliver (the same answer, once it is due again). */
 export async function eventDeliveries(ctx: ApiContext, request: Request, id: string, redeliver: boolean): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  await authenticatedRejection(ctx.sql, keyHash, () => {
-    if (!isEventId(id)) throw new Problem('not_found', 'No event with this id.');
-  });
-  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; deliveries: string }[]>`
-    select * from private.event_deliveries(${keyHash}, ${id.toLowerCase()}::uuid, ${redeliver})`;
-  if (row.outcome === 'unauthorized') throw invalidApiKey();
-  if (row.outcome === 'not_found') throw new Problem('not_found', 'No event with this id.');
+  const row = await ownObject(ctx.sql, request, id, eventObject, (keyHash, eventId) =>
+    ctx.sql<(Outcome & { deliveries: string })[]>`
+      select * from private.event_deliveries(${keyHash}, ${eventId}::uuid, ${redeliver})`);
   return jsonTextResponse(200, `{"data":${row.deliveries}}`, noStore);
 }
 
@@ -67,14 +66,8 @@ export async function listEvents(ctx: ApiContext, request: Request): Promise<Res
 
 /** GET /v3/events/{id}: one of the caller's events; anything else is 404. */
 export async function readEvent(ctx: ApiContext, request: Request, id: string): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  await authenticatedRejection(ctx.sql, keyHash, () => {
-    if (!isEventId(id)) throw new Problem('not_found', 'No event with this id.');
-  });
-  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; event: string }[]>`
-    select * from private.read_event(${keyHash}, ${id.toLowerCase()}::uuid)`;
-  if (row.outcome === 'unauthorized') throw invalidApiKey();
-  if (row.outcome === 'not_found') throw new Problem('not_found', 'No event with this id.');
+  const row = await ownObject(ctx.sql, request, id, eventObject, (keyHash, eventId) =>
+    ctx.sql<(Outcome & { event: string })[]>`select * from private.read_event(${keyHash}, ${eventId}::uuid)`);
   return jsonTextResponse(200, row.event, noStore);
 }
 
@@ -123,18 +116,15 @@ export async function listEndpoints(ctx: ApiContext, request: Request): Promise<
  * .../test (202 with the ping event) on one of the caller's endpoints; anything else is 404.
  */
 export async function changeEndpoint(ctx: ApiContext, request: Request, id: string, action: 'update' | 'rotate' | 'test'): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  const patch = await authenticatedRejection(ctx.sql, keyHash, async () => {
-    if (!isEndpointId(id)) throw new Problem('not_found', 'No webhook endpoint with this id.');
+  const prepare = async () => {
     if (action !== 'update') return null;
     const patch = updateBody(await readJsonBody(request, ctx.config.maxBodyBytes));
     await checkCallableUrl(ctx, patch.url);
     return patch;
-  });
-  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; endpoint: string; secret: string; event: string }[]>`
-    select * from private.change_webhook_endpoint(${keyHash}, ${id.toLowerCase()}::uuid, ${action}, ${(patch ?? null) as never}::jsonb)`;
-  if (row.outcome === 'unauthorized') throw invalidApiKey();
-  if (row.outcome === 'not_found') throw new Problem('not_found', 'No webhook endpoint with this id.');
+  };
+  const row = await ownObject(ctx.sql, request, id, { ...endpointObject, prepare }, (keyHash, endpointId, patch) =>
+    ctx.sql<(Outcome & { endpoint: string; secret: string; event: string })[]>`
+      select * from private.change_webhook_endpoint(${keyHash}, ${endpointId}::uuid, ${action}, ${patch as never}::jsonb)`);
   if (action === 'test') return jsonTextResponse(202, row.event, noStore);
   if (action === 'rotate') return jsonResponse(200, { ...JSON.parse(row.endpoint), secret: row.secret }, noStore);
   return jsonTextResponse(200, row.endpoint, noStore);
@@ -142,13 +132,8 @@ export async function changeEndpoint(ctx: ApiContext, request: Request, id: stri
 
 /** GET (read) or DELETE (remove) one of the caller's endpoints; anything else is 404. */
 export async function endpointCall(ctx: ApiContext, request: Request, id: string, remove: boolean): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  await authenticatedRejection(ctx.sql, keyHash, () => {
-    if (!isEndpointId(id)) throw new Problem('not_found', 'No webhook endpoint with this id.');
-  });
-  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; endpoint: string }[]>`
-    select * from private.webhook_endpoint_call(${keyHash}, ${id.toLowerCase()}::uuid, ${remove})`;
-  if (row.outcome === 'unauthorized') throw invalidApiKey();
-  if (row.outcome === 'not_found') throw new Problem('not_found', 'No webhook endpoint with this id.');
+  const row = await ownObject(ctx.sql, request, id, endpointObject, (keyHash, endpointId) =>
+    ctx.sql<(Outcome & { endpoint: string })[]>`
+      select * from private.webhook_endpoint_call(${keyHash}, ${endpointId}::uuid, ${remove})`);
   return jsonTextResponse(200, row.endpoint, noStore);
 }
