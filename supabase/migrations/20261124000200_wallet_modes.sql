@@ -57,6 +57,16 @@ grant select on public.wallet_setting to authenticated, staff, service_role;
 -- ============================================================================================
 -- Helper functions
 -- ============================================================================================
+-- A new Standard Webhooks signing secret: `whsec_` and 32 random bytes, base64 (wallet calls here,
+-- webhook endpoints in the webhooks migration).
+create function private.new_signing_secret() returns text
+language sql volatile
+set search_path = ''
+as $$
+  select 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64');
+$$;
+revoke execute on function private.new_signing_secret() from public, anon, authenticated, service_role;
+
 -- A client's mode in a key mode (transfer until set), read under its lock: shared for a provider
 -- call, held to its end so the mode cannot change under a call that opens a round; exclusive for a
 -- change, which so waits for the calls in flight and then sees their rounds.
@@ -122,7 +132,7 @@ begin
     return;
   end if;
   if (mode = 'seamless' and current.secret_prefix is null) or rotate then
-    new_secret := 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64');
+    new_secret := private.new_signing_secret();
     insert into private.wallet_secret as s (client_id, livemode, secret)
     values (current.client_id, current.livemode, new_secret)
     on conflict on constraint wallet_secret_pkey do update

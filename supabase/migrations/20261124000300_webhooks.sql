@@ -311,7 +311,7 @@ set search_path = ''
 as $$
 declare
   caller record;
-  new_secret text := 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64');
+  new_secret text := private.new_signing_secret();
   created public.webhook_endpoint;
 begin
   select * into caller from private.authenticate_api_key(create_webhook_endpoint.key_hash);
@@ -454,7 +454,7 @@ begin
     where e.id = found.id
     returning e.* into found;
   elsif action = 'rotate' then
-    new_secret := 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64');
+    new_secret := private.new_signing_secret();
     update private.webhook_secret s
     set previous_secret = s.secret, previous_until = now() + interval '24 hours', secret = new_secret
     where s.endpoint_id = found.id;

@@ -4,7 +4,7 @@
 // database and fetch are injected; a scheduled function and `npm start` call it.
 import type { Sql } from './database.ts';
 import { urlRefusal } from './public-url.ts';
-import { signedHeaders } from './standard-webhooks.ts';
+import { postSigned } from './standard-webhooks.ts';
 
 export interface DeliveryOptions {
   /** ALLOW_PRIVATE_URLS: send to http and private addresses too (local runs only). */
@@ -53,20 +53,17 @@ async function deliver(sql: Sql, delivery: Claimed, options: DeliveryOptions): P
   // Checked again at each send: a name can change what it resolves to after the URL was set.
   const refusal = await urlRefusal(delivery.url, options.allowPrivateUrls ?? false);
   if (refusal) error = `the url may not be called (${refusal})`;
-  else try {
-    const response = await (options.fetch ?? fetch)(delivery.url, {
-      method: 'POST',
-      headers: signedHeaders(delivery.secrets, delivery.event_id, now, delivery.payload),
-      body: delivery.payload,
-      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
-      redirect: 'manual',
+  else {
+    const response = await postSigned({
+      url: delivery.url, secrets: delivery.secrets, messageId: delivery.event_id, body: delivery.payload,
+      timeoutMs: options.timeoutMs ?? 15_000, fetch: options.fetch, now,
     });
-    status = response.status;
-    retryAfter = retryAfterSeconds(response.headers.get('retry-after'), now);
-    await response.body?.cancel();
-  } catch (caught) {
-    const timedOut = caught instanceof Error && (caught.name === 'TimeoutError' || caught.name === 'AbortError');
-    error = timedOut ? 'no answer in time' : 'the endpoint could not be reached';
+    if ('failure' in response) {
+      error = response.failure === 'timeout' ? 'no answer in time' : 'the endpoint could not be reached';
+    } else {
+      status = response.status;
+      retryAfter = retryAfterSeconds(response.headers.get('retry-after'), now);
+    }
   }
   const [finished] = await sql<{ finish_delivery: string }[]>`
     select private.finish_delivery(${delivery.delivery_id}, ${delivery.attempt}, ${status},

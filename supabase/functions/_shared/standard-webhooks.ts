@@ -16,3 +16,34 @@ export function signedHeaders(secrets: string[], messageId: string, at: Date, bo
     'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(messageId, at, body)).join(' '),
   };
 }
+
+export interface SignedPost {
+  url: string;
+  secrets: string[];
+  messageId: string;
+  /** The JSON body, signed as sent. */
+  body: string;
+  timeoutMs: number;
+  /** Read the answer's body (within the timeout: an answer that stalls is no answer); else discard it. */
+  keepBody?: boolean;
+  fetch?: typeof fetch;
+  now?: Date;
+}
+
+export type SignedAnswer =
+  | { status: number; headers: Headers; text: string | null }
+  | { failure: 'timeout' | 'unreachable' };
+
+/** A signed POST, redirects not followed, bounded by its timeout; a failure to answer is a value, not a throw. */
+export async function postSigned(post: SignedPost): Promise<SignedAnswer> {
+  const headers = signedHeaders(post.secrets, post.messageId, post.now ?? new Date(), post.body);
+  try {
+    const signal = AbortSignal.timeout(post.timeoutMs);
+    const response = await (post.fetch ?? fetch)(post.url, { method: 'POST', headers, body: post.body, signal, redirect: 'manual' });
+    const text = post.keepBody ? await response.text() : (await response.body?.cancel(), null);
+    return { status: response.status, headers: response.headers, text };
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    return { failure: timedOut ? 'timeout' : 'unreachable' };
+  }
+}

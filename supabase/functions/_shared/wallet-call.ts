@@ -8,7 +8,7 @@
 //   credit or rollback is retried with the same transaction_id until accepted.
 // Runtime-neutral: fetch and the clock are injected, so tests drive it against a real server.
 import type { webhooks } from '../v3/api.types.ts';
-import { signedHeaders } from './standard-webhooks.ts';
+import { postSigned } from './standard-webhooks.ts';
 
 /**
  * The body the operator's wallet receives (the provider's call, and the session it belongs to), as
@@ -37,22 +37,16 @@ const AMOUNT = /^-?(0|[1-9][0-9]{0,15})(\.[0-9]{1,4})?$/;
 const CODE = /^[a-z][a-z0-9_]{0,63}$/;
 
 export async function callWallet(request: WalletRequest, options: WalletCallOptions): Promise<WalletAnswer> {
-  const body = JSON.stringify(request);
-  const headers = signedHeaders(options.secrets, options.messageId, (options.now ?? (() => new Date()))(), body);
-  let response: Response;
-  let text: string;
-  try {
-    // The body is read within the timeout too: an answer that stalls is no answer.
-    const signal = AbortSignal.timeout(options.timeoutMs);
-    response = await (options.fetch ?? fetch)(options.url, { method: 'POST', headers, body, signal, redirect: 'manual' });
-    text = await response.text();
-  } catch (error) {
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    return { kind: 'failed', reason: timedOut ? `no answer within ${options.timeoutMs} ms` : 'the wallet could not be reached' };
+  const response = await postSigned({
+    url: options.url, secrets: options.secrets, messageId: options.messageId, body: JSON.stringify(request),
+    timeoutMs: options.timeoutMs, keepBody: true, fetch: options.fetch, now: options.now?.(),
+  });
+  if ('failure' in response) {
+    return { kind: 'failed', reason: response.failure === 'timeout' ? `no answer within ${options.timeoutMs} ms` : 'the wallet could not be reached' };
   }
   let answer: Record<string, unknown> | null = null;
   try {
-    const parsed = JSON.parse(text);
+    const parsed = JSON.parse(response.text!);
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) answer = parsed;
   } catch {
     // Left null: not the contract's answer.
