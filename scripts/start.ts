@@ -48,14 +48,15 @@ if (await demoKeyIsActive(target.url)) {
   console.log('no demo key here: npm run key -- issue --client <email> prints one');
 }
 
-// Webhook deliveries: what the deliver function does on a schedule when deployed, on a timer here.
+// Webhook deliveries and seamless wallet retries: what the deliver function does on a schedule when
+// deployed, on a timer here.
 const deliverySql = connectDatabase(target.url, { max: 2 });
 let draining = false;
 const deliveries = setInterval(() => {
   if (draining) return;
   draining = true;
   drainDeliveries(deliverySql, 900, { allowPrivateUrls: true })
-    .then((counts) => counts.claimed && console.log(`[deliver] ${JSON.stringify(counts)}`))
+    .then((counts) => (counts.claimed || counts.wallet_calls) && console.log(`[deliver] ${JSON.stringify(counts)}`))
     .catch((error) => console.error(`[deliver] ${(error as Error).message}`))
     .finally(() => (draining = false));
 }, 1000);

@@ -496,7 +496,7 @@ export type Database = {
           "related_id": string | null;
           "related_transaction_id": string | null;
           "request_fingerprint": string;
-          "response_body": NonNullable<Json>;
+          "response_body": Json | null;
           "rolled_back": boolean;
           "round_id": string | null;
           "settled": boolean;
@@ -514,7 +514,7 @@ export type Database = {
           "related_id"?: string | null;
           "related_transaction_id"?: string | null;
           "request_fingerprint": string;
-          "response_body": NonNullable<Json>;
+          "response_body"?: Json | null;
           "rolled_back"?: boolean;
           "round_id"?: string | null;
           "settled"?: boolean;
@@ -531,7 +531,7 @@ export type Database = {
           "related_id"?: string | null;
           "related_transaction_id"?: string | null;
           "request_fingerprint"?: string;
-          "response_body"?: NonNullable<Json>;
+          "response_body"?: Json | null;
           "rolled_back"?: boolean;
           "round_id"?: string | null;
           "settled"?: boolean;
@@ -744,6 +744,63 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: "currency";
             referencedColumns: ["code"];
+          },
+        ];
+      };
+      "wallet_call": {
+        Row: {
+          "action": string;
+          "attempts": number;
+          "balance": number | null;
+          "client_id": string;
+          "completed_at": string | null;
+          "created_at": string;
+          "id": string;
+          "last_error": string | null;
+          "livemode": boolean;
+          "next_attempt_at": string;
+          "request": NonNullable<Json>;
+          "round_transaction_id": string;
+          "status": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "action": string;
+          "attempts"?: number;
+          "balance"?: number | null;
+          "client_id": string;
+          "completed_at"?: string | null;
+          "created_at"?: string;
+          "id"?: string;
+          "last_error"?: string | null;
+          "livemode": boolean;
+          "next_attempt_at"?: string;
+          "request": NonNullable<Json>;
+          "round_transaction_id": string;
+          "status"?: string;
+        };
+        Update: {
+          "action"?: string;
+          "attempts"?: number;
+          "balance"?: number | null;
+          "client_id"?: string;
+          "completed_at"?: string | null;
+          "created_at"?: string;
+          "id"?: string;
+          "last_error"?: string | null;
+          "livemode"?: boolean;
+          "next_attempt_at"?: string;
+          "request"?: NonNullable<Json>;
+          "round_transaction_id"?: string;
+          "status"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "wallet_call_round_transaction_id_fkey";
+            columns: ["round_transaction_id"];
+            isOneToOne: false;
+            referencedRelation: "round_transaction";
+            referencedColumns: ["id"];
           },
         ];
       };
@@ -988,6 +1045,30 @@ export type Database = {
         SetofOptions: {
           from: "*";
           to: "game_round";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      "retry_wallet_call": {
+        Args: { "call_id": string };
+        Returns: {
+          "action": string;
+          "attempts": number;
+          "balance": number | null;
+          "client_id": string;
+          "completed_at": string | null;
+          "created_at": string;
+          "id": string;
+          "last_error": string | null;
+          "livemode": boolean;
+          "next_attempt_at": string;
+          "request": NonNullable<Json>;
+          "round_transaction_id": string;
+          "status": string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "wallet_call";
           isOneToOne: true;
           isSetofReturn: false;
         };

@@ -19,6 +19,11 @@
 --   currency) through public.record_transaction, the one ledger path: a bet debits (`bet`), a win
 --   credits (`win`), a rollback gives the bet back (`adjustment`). A bet the float cannot cover is
 --   refused and writes nothing. Refusals write nothing: the same call later is judged again.
+-- - In seamless mode the engine records the same changes without the float, and queues a call to
+--   the operator's wallet in the same transaction (public.wallet_call, the seamless wallet
+--   migration), which the provider call then makes at once and finishes with
+--   private.finish_wallet_call. Until the operator has answered, the transaction has no answer
+--   (response_body null) and a repeat is told to wait.
 -- - Test sessions (made with a cgs_test_ key) move no money here: they are refused until test
 --   balances exist (the sandbox).
 -- Clients read their own rounds and round transactions, staff all; nobody writes through the API.
@@ -95,9 +100,10 @@ create table public.round_transaction (
   settled boolean not null default false,
   -- The float's movement, when money moved.
   ledger_transaction_id uuid references public.transaction (id),
-  -- What the request meant (a repeat must mean the same) and the answer given, replayed verbatim.
+  -- What the request meant (a repeat must mean the same) and the answer given, replayed verbatim;
+  -- null while the operator's seamless wallet has not accepted it.
   request_fingerprint text not null,
-  response_body json not null,
+  response_body json,
   created_at timestamptz not null default now(),
   constraint round_transaction_provider_transaction_key unique (provider_id, transaction_id),
   constraint round_transaction_transaction_id_length check (char_length(transaction_id) between 1 and 128),
@@ -218,16 +224,26 @@ as $$
 $$;
 revoke execute on function private.round_answer from public, anon, authenticated, service_role;
 
--- A repeat of a transaction_id: its first answer when the request is the same, a conflict otherwise.
+-- A repeat of a transaction_id: its first answer when the request is the same (or, in seamless
+-- mode, where its wallet call stands), a conflict otherwise.
 create function private.round_replay(provider_id uuid, transaction_id text, request_fingerprint text)
 returns table (outcome text, body json)
-language sql stable
+language plpgsql stable
 set search_path = ''
 as $$
-  select case when t.request_fingerprint = round_replay.request_fingerprint then 'replayed' else 'duplicate_transaction' end,
-         case when t.request_fingerprint = round_replay.request_fingerprint then t.response_body end
-  from public.round_transaction t
-  where t.provider_id = round_replay.provider_id and t.transaction_id = round_replay.transaction_id;
+declare
+  t public.round_transaction;
+begin
+  select * into t from public.round_transaction x
+  where x.provider_id = round_replay.provider_id and x.transaction_id = round_replay.transaction_id;
+  if t.id is null then
+    return;
+  elsif t.request_fingerprint <> round_replay.request_fingerprint then
+    return query select 'duplicate_transaction', null::json;
+  else
+    return query select private.round_transaction_state(t), t.response_body;
+  end if;
+end;
 $$;
 revoke execute on function private.round_replay from public, anon, authenticated, service_role;
 
@@ -235,12 +251,12 @@ revoke execute on function private.round_replay from public, anon, authenticated
 -- on its transaction_id (and on the one it names, for a rollback: both in one order, so two
 -- rollbacks naming each other cannot wait on each other), so a repeat waits for the first and then
 -- replays its answer, whatever has changed since. Then the wallet mode, under its shared lock (held
--- to the end, so the mode cannot change under a call that opens a round): the engine moves the
--- float (transfer mode) only, and refuses a seamless operator rather than charge the wrong wallet.
+-- to the end, so the mode cannot change under a call that opens a round): `seamless` says the
+-- money moves by a call to the operator's wallet rather than in the float.
 -- `outcome` is null when the call may go on. Lock names carry a word with a space, which no id has.
 create function private.round_start(
   key_hash text, session_id uuid, transaction_id text, request_fingerprint text, also_lock text default null
-) returns table (outcome text, body json, provider_id uuid, session public.game_session)
+) returns table (outcome text, body json, provider_id uuid, session public.game_session, seamless boolean)
 language plpgsql
 set search_path = ''
 as $$
@@ -248,10 +264,11 @@ declare
   context record;
   replay record;
   lock_key bigint;
+  seamless boolean;
 begin
   select * into context from private.round_context(round_start.key_hash, round_start.session_id);
   if context.problem is not null then
-    return query select context.problem, null::json, context.provider_id, context.session;
+    return query select context.problem, null::json, context.provider_id, context.session, null::boolean;
     return;
   end if;
   foreach lock_key in array (
@@ -263,39 +280,39 @@ begin
     perform pg_advisory_xact_lock(lock_key);
   end loop;
   select * into replay from private.round_replay(context.provider_id, round_start.transaction_id, round_start.request_fingerprint);
-  if replay.outcome is null
-     and private.lock_wallet_mode((context.session).client_id, (context.session).livemode, false) = 'seamless' then
-    return query select 'seamless_unavailable', null::json, context.provider_id, context.session;
-    return;
+  if replay.outcome is null then
+    seamless := private.lock_wallet_mode((context.session).client_id, (context.session).livemode, false) = 'seamless';
   end if;
-  return query select replay.outcome, replay.body, context.provider_id, context.session;
+  return query select replay.outcome, replay.body, context.provider_id, context.session, seamless;
 end;
 $$;
 revoke execute on function private.round_start from public, anon, authenticated, service_role;
 
 -- ============================================================================================
 -- The engine: one call each, one transaction each. Outcomes: ok (body: the answer), replayed (the
--- first answer), or a problem code (body null; `balance` set for insufficient_funds).
+-- first answer), wallet_call (seamless: body is the call to make, then private.finish_wallet_call),
+-- or a problem code (body null, or the problem's members: the balance for insufficient_funds).
 -- ============================================================================================
 create function private.round_balance(key_hash text, session_id uuid)
-returns table (outcome text, balance text, currency text)
+returns table (outcome text, body json)
 language plpgsql
 set search_path = ''
 as $$
 declare
   context record;
+  s public.game_session;
 begin
   select * into context from private.round_context(round_balance.key_hash, round_balance.session_id);
+  s := context.session;
   if context.problem is not null then
-    return query select context.problem, null::text, null::text;
-    return;
+    return query select context.problem, null::json;
+  elsif private.lock_wallet_mode(s.client_id, s.livemode, false) = 'seamless' then
+    return query select 'wallet_call', private.wallet_call_json(null, 0, s.client_id, s.livemode,
+                                                                private.wallet_request(s, 'balance', '{}'));
+  else
+    return query select 'ok', json_build_object('balance', private.float_balance(s.client_id, s.currency_code),
+                                                'currency', s.currency_code);
   end if;
-  if private.lock_wallet_mode((context.session).client_id, (context.session).livemode, false) = 'seamless' then
-    return query select 'seamless_unavailable', null::text, null::text;
-    return;
-  end if;
-  return query select 'ok', private.float_balance((context.session).client_id, (context.session).currency_code),
-                      (context.session).currency_code;
 end;
 $$;
 revoke execute on function private.round_balance from public, anon, authenticated, service_role;
@@ -319,6 +336,7 @@ declare
   round public.game_round;
   available numeric;
   ledger public.transaction;
+  bet public.round_transaction;
 begin
   select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint);
   if began.outcome is not null then
@@ -357,12 +375,16 @@ begin
   end if;
 
   -- The float's row lock, taken here so the check and the debit see one balance.
-  select w.balance into available from public.wallet w
-  where w.client_id = s.client_id and w.currency_code = s.currency_code
-  for update;
-  if coalesce(available, 0) < amount then
-    return query select 'insufficient_funds', null::json, coalesce(available, 0)::numeric(20, 4)::text;
-    return;
+  if not began.seamless then
+    select w.balance into available from public.wallet w
+    where w.client_id = s.client_id and w.currency_code = s.currency_code
+    for update;
+    if coalesce(available, 0) < amount then
+      return query select 'insufficient_funds',
+                          json_build_object('balance', coalesce(available, 0)::numeric(20, 4)::text, 'currency', s.currency_code),
+                          null::text;
+      return;
+    end if;
   end if;
   -- A round's totals and a balance hold 16 digits before the point.
   if coalesce(round.total_bet, 0) + amount >= 1e16 then
@@ -378,6 +400,17 @@ begin
   end if;
   if s.status = 'created' then
     update public.game_session gs set status = 'active' where gs.id = s.id;
+  end if;
+  -- Seamless: the bet waits for the operator's debit, which finish_wallet_call applies to the round.
+  if began.seamless then
+    insert into public.round_transaction as t
+      (provider_id, transaction_id, kind, client_id, round_id, amount, request_fingerprint)
+    values (began.provider_id, transaction_id, 'bet', s.client_id, round.id, amount, request_fingerprint)
+    returning t.* into bet;
+    return query select * from private.queue_wallet_call(bet, s, 'debit', jsonb_build_object(
+      'transaction_id', transaction_id, 'round_id', round_bet.round_id, 'amount', amount::numeric(20, 4)::text,
+      'round_closed', round_closed));
+    return;
   end if;
 
   ledger := public.record_transaction(s.client_id, s.currency_code, 'bet', -amount,
@@ -421,6 +454,7 @@ declare
   bet public.round_transaction;
   ledger public.transaction;
   balance_after text;
+  win public.round_transaction;
 begin
   select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint);
   if began.outcome is not null then
@@ -458,8 +492,18 @@ begin
       return;
     end if;
   end if;
+  -- A win settles what was bet: not while a bet of the round waits for the operator's debit.
+  if began.seamless and private.debit_pending(round.id) then
+    return query select 'transaction_pending', null::json, null::text;
+    return;
+  end if;
 
-  if amount > 0 then
+  if amount > 0 and began.seamless then
+    if round.total_win + amount >= 1e16 then
+      return query select 'amount_too_large', null::json, null::text;
+      return;
+    end if;
+  elsif amount > 0 then
     -- The float in the session's currency takes the win even if it had no wallet yet; its row lock
     -- is taken here, so the bound below holds for the credit.
     insert into public.wallet (client_id, currency_code) values (s.client_id, s.currency_code)
@@ -475,7 +519,9 @@ begin
   update public.round_transaction t set settled = true
   where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back
     and (bet.id is null or t.id = bet.id);
-  if amount > 0 then
+  if began.seamless then
+    balance_after := null;
+  elsif amount > 0 then
     ledger := public.record_transaction(s.client_id, s.currency_code, 'win', amount,
                                         format('round %s, win %s', round_win.round_id, round_win.transaction_id));
     balance_after := ledger.balance_after::text;
@@ -487,14 +533,20 @@ begin
       status = case when round_closed then 'closed' else r.status end,
       closed_at = case when round_closed then now() end
   where r.id = round.id;
-  return query
-    insert into public.round_transaction as t
-      (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
-       ledger_transaction_id, request_fingerprint, response_body)
-    values (began.provider_id, transaction_id, 'win', s.client_id, round.id, amount, bet_transaction_id, bet.id,
-            ledger.id, request_fingerprint,
-            private.round_answer(transaction_id, round_win.round_id, balance_after, s.currency_code))
-    returning 'ok'::text, t.response_body, balance_after;
+  insert into public.round_transaction as t
+    (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
+     ledger_transaction_id, request_fingerprint, response_body)
+  values (began.provider_id, transaction_id, 'win', s.client_id, round.id, amount, bet_transaction_id, bet.id,
+          ledger.id, request_fingerprint,
+          case when not began.seamless then private.round_answer(transaction_id, round_win.round_id, balance_after, s.currency_code) end)
+  returning t.* into win;
+  if began.seamless then
+    return query select * from private.queue_wallet_call(win, s, 'credit', jsonb_build_object(
+      'transaction_id', transaction_id, 'round_id', round_win.round_id, 'amount', amount::numeric(20, 4)::text,
+      'round_closed', round_closed));
+  else
+    return query select 'ok'::text, win.response_body, balance_after;
+  end if;
 end;
 $$;
 revoke execute on function private.round_win from public, anon, authenticated, service_role;
@@ -520,6 +572,7 @@ declare
   bet public.round_transaction;
   ledger public.transaction;
   balance_after text;
+  undo public.round_transaction;
 begin
   select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint, rolled_back_transaction_id);
   if began.outcome is not null then
@@ -543,8 +596,12 @@ begin
     return query select 'bet_settled', null::json, null::text;
     return;
   end if;
+  if began.seamless and private.round_transaction_state(bet) = 'wallet_pending' then
+    return query select 'transaction_pending', null::json, null::text;
+    return;
+  end if;
 
-  if bet.id is not null and not bet.rolled_back and (
+  if bet.id is not null and not bet.rolled_back and not began.seamless and (
     select w.balance + bet.amount >= 1e16 from public.wallet w
     where w.client_id = s.client_id and w.currency_code = round.currency_code for update
   ) then
@@ -552,10 +609,12 @@ begin
     return;
   end if;
   if bet.id is not null and not bet.rolled_back then
-    ledger := public.record_transaction(s.client_id, round.currency_code, 'adjustment', bet.amount,
-                                        format('round %s, rollback %s of bet %s', round.provider_round_id,
-                                               round_rollback.transaction_id, rolled_back_transaction_id));
-    balance_after := ledger.balance_after::text;
+    if not began.seamless then
+      ledger := public.record_transaction(s.client_id, round.currency_code, 'adjustment', bet.amount,
+                                          format('round %s, rollback %s of bet %s', round.provider_round_id,
+                                                 round_rollback.transaction_id, rolled_back_transaction_id));
+      balance_after := ledger.balance_after::text;
+    end if;
     update public.round_transaction t set rolled_back = true where t.id = bet.id;
     -- Nothing left at stake and nothing won: the round is cancelled.
     update public.game_round r
@@ -564,18 +623,27 @@ begin
         closed_at = case when r.total_bet - bet.amount = 0 and r.total_win = 0 then coalesce(r.closed_at, now())
                          else r.closed_at end
     where r.id = round.id;
-  else
+  elsif not began.seamless then
     balance_after := private.float_balance(s.client_id, coalesce(round.currency_code, s.currency_code));
   end if;
-  return query
-    insert into public.round_transaction as t
-      (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
-       ledger_transaction_id, request_fingerprint, response_body)
-    values (began.provider_id, transaction_id, 'rollback', s.client_id, bet.round_id, coalesce(ledger.amount, 0),
-            rolled_back_transaction_id, bet.id, ledger.id, request_fingerprint,
-            private.round_answer(transaction_id, round.provider_round_id, balance_after,
-                                 coalesce(round.currency_code, s.currency_code)))
-    returning 'ok'::text, t.response_body, balance_after;
+  insert into public.round_transaction as t
+    (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
+     ledger_transaction_id, request_fingerprint, response_body)
+  values (began.provider_id, transaction_id, 'rollback', s.client_id, bet.round_id,
+          case when bet.id is not null and not bet.rolled_back then bet.amount else 0 end,
+          rolled_back_transaction_id, bet.id, ledger.id, request_fingerprint,
+          case when not began.seamless then private.round_answer(transaction_id, round.provider_round_id, balance_after,
+                                                                 coalesce(round.currency_code, s.currency_code)) end)
+  returning t.* into undo;
+  -- Seamless: every rollback goes to the operator, even of a bet it never saw (it answers OK, and
+  -- refuses the debit if it comes later).
+  if began.seamless then
+    return query select * from private.queue_wallet_call(undo, s, 'rollback', jsonb_strip_nulls(jsonb_build_object(
+      'transaction_id', transaction_id, 'rolled_back_transaction_id', rolled_back_transaction_id,
+      'round_id', round.provider_round_id, 'amount', (case when bet.id is not null then bet.amount end)::numeric(20, 4)::text)));
+  else
+    return query select 'ok'::text, undo.response_body, balance_after;
+  end if;
 end;
 $$;
 revoke execute on function private.round_rollback from public, anon, authenticated, service_role;
@@ -718,8 +786,10 @@ grant execute on function public.revoke_provider_key(uuid) to authenticated, sta
 
 -- A round left open (a provider that crashed after a bet, say) is ended by staff: `close` keeps it as
 -- played (its bets stand, its wins are paid); `cancel` gives back every bet nothing settled, each a
--- rollback in the round's transactions and an adjustment in the ledger, and is refused for a round
--- that paid a win (close it instead). Resolving a round the same way again returns it unchanged.
+-- rollback in the round's transactions and an adjustment in the ledger (in seamless mode, a rollback
+-- call queued to the operator's wallet), and is refused for a round that paid a win (close it
+-- instead). Neither while a bet waits for the operator's debit. Resolving a round the same way again
+-- returns it unchanged.
 create function private.resolve_round(round_id uuid, resolution text)
 returns public.game_round
 language plpgsql
@@ -732,6 +802,9 @@ declare
   round public.game_round;
   bet public.round_transaction;
   ledger public.transaction;
+  undo public.round_transaction;
+  s public.game_session;
+  seamless boolean;
   resolved_status text := case resolution when 'close' then 'closed' when 'cancel' then 'cancelled' end;
 begin
   perform private.require_staff('resolve rounds');
@@ -748,6 +821,11 @@ begin
     end if;
     raise exception 'the round is already %', round.status using errcode = '55000';
   end if;
+  if private.debit_pending(round.id) then
+    raise exception 'a bet of the round waits for the operator''s wallet: try again in a minute' using errcode = '55000';
+  end if;
+  seamless := private.lock_wallet_mode(round.client_id, round.livemode, false) = 'seamless';
+  select * into s from public.game_session gs where gs.id = round.session_id;
   if resolution = 'cancel' then
     -- A win (even of 0) settled its bets: what it settled stands.
     if round.total_win > 0 or exists (select 1 from public.round_transaction t where t.round_id = round.id and t.settled) then
@@ -759,17 +837,25 @@ begin
       order by t.created_at
       for update
     loop
-      ledger := public.record_transaction(round.client_id, round.currency_code, 'adjustment', bet.amount,
-                                          format('round %s cancelled by staff: bet %s given back', round.provider_round_id,
-                                                 bet.transaction_id));
+      if not seamless then
+        ledger := public.record_transaction(round.client_id, round.currency_code, 'adjustment', bet.amount,
+                                            format('round %s cancelled by staff: bet %s given back', round.provider_round_id,
+                                                   bet.transaction_id));
+      end if;
       update public.round_transaction t set rolled_back = true where t.id = bet.id;
-      insert into public.round_transaction
+      insert into public.round_transaction as t
         (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
          ledger_transaction_id, request_fingerprint, response_body)
       values (round.provider_id, 'cgs-cancel-' || bet.id, 'rollback', round.client_id, round.id, bet.amount,
               bet.transaction_id, bet.id, ledger.id, encode(extensions.digest('cgs-cancel-' || bet.id, 'sha256'), 'hex'),
-              private.round_answer('cgs-cancel-' || bet.id, round.provider_round_id, ledger.balance_after::text,
-                                   round.currency_code));
+              case when not seamless then private.round_answer('cgs-cancel-' || bet.id, round.provider_round_id,
+                                                               ledger.balance_after::text, round.currency_code) end)
+      returning t.* into undo;
+      if seamless then
+        perform private.queue_wallet_call(undo, s, 'rollback', jsonb_build_object(
+          'transaction_id', undo.transaction_id, 'rolled_back_transaction_id', bet.transaction_id,
+          'round_id', round.provider_round_id, 'amount', bet.amount::numeric(20, 4)::text), claimed => false);
+      end if;
     end loop;
   end if;
   -- Closed by staff, its bets stand for good: settled, so no rollback can reach them later.

@@ -200,6 +200,21 @@ end;
 $$;
 revoke execute on function private.event_for_api_key() from public, anon, authenticated, service_role;
 
+-- The retry schedule of everything the platform sends out and retries (webhook deliveries, seamless
+-- credits and rollbacks): about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after the failed attempts
+-- (Svix's schedule), a tenth either way so retries spread, and no sooner than the receiver's
+-- Retry-After. Null after the last: retries are exhausted.
+create function private.retry_delay(failed_attempts int, retry_after_seconds int default null)
+returns interval
+language sql volatile
+set search_path = ''
+as $$
+  select make_interval(secs => greatest(s[failed_attempts] * (0.9 + random() * 0.2), coalesce(retry_after_seconds, 0)))
+  from (select array[5, 300, 1800, 7200, 18000, 36000, 36000] as s) schedule
+  where failed_attempts between 1 and cardinality(s);
+$$;
+revoke execute on function private.retry_delay from public, anon, authenticated, service_role;
+
 -- The delivery runner's two calls (any number of runners at once): claim due deliveries, then say
 -- how each went. A claim pushes the delivery's next attempt a lease ahead, so one that a crashed
 -- runner never finished is due again then; SKIP LOCKED keeps two runners off one delivery.
@@ -236,9 +251,7 @@ $$;
 revoke execute on function private.claim_deliveries from public, anon, authenticated, service_role;
 
 -- After an attempt: a 2xx delivers; a 410 Gone disables the endpoint (Standard Webhooks) and fails
--- the delivery; anything else retries at about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (Svix's
--- schedule), a tenth either way so retries spread, and no sooner than the endpoint's Retry-After,
--- then fails. An endpoint that has failed every attempt for 5 days is disabled, and the client told
+-- the delivery; anything else retries (private.retry_delay), then fails. An endpoint that has failed every attempt for 5 days is disabled, and the client told
 -- by an `endpoint.disabled` event to its other endpoints. An attempt already finished, or a claim a
 -- later one replaced, changes nothing.
 create function private.finish_delivery(
@@ -250,8 +263,7 @@ as $$
 declare
   delivery public.webhook_delivery;
   endpoint public.webhook_endpoint;
-  schedule constant int[] := array[5, 300, 1800, 7200, 18000, 36000, 36000];
-  wait_seconds double precision;
+  wait interval;
 begin
   select * into delivery from public.webhook_delivery d where d.id = finish_delivery.delivery_id for update;
   if delivery.id is null or delivery.status <> 'pending' or delivery.attempts <> finish_delivery.attempt then
@@ -277,13 +289,12 @@ begin
       'reason', case when finish_delivery.status_code = 410 then 'gone' else 'failing_for_5_days' end));
     return 'endpoint_disabled';
   end if;
-  if delivery.attempts - delivery.retry_base > cardinality(schedule) then
+  wait := private.retry_delay(delivery.attempts - delivery.retry_base, finish_delivery.retry_after_seconds);
+  if wait is null then
     update public.webhook_delivery d set status = 'failed' where d.id = delivery.id;
     return 'failed';
   end if;
-  wait_seconds := greatest(schedule[delivery.attempts - delivery.retry_base] * (0.9 + random() * 0.2),
-                           coalesce(finish_delivery.retry_after_seconds, 0));
-  update public.webhook_delivery d set next_attempt_at = now() + make_interval(secs => wait_seconds) where d.id = delivery.id;
+  update public.webhook_delivery d set next_attempt_at = now() + wait where d.id = delivery.id;
   return 'retrying';
 end;
 $$;

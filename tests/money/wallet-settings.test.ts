@@ -72,13 +72,13 @@ describe('wallet settings', () => {
     expect(bet.outcome).toBe('ok');
     expect(await call('PUT', { mode: 'seamless' })).toMatchObject({ status: 409, body: { code: 'rounds_open' } });
     expect((await call('PUT', { mode: 'transfer', rotate_secret: false })).status).toBe(200);
-    // Seamless calls are not served yet: a seamless operator's sessions move no float.
+    // A seamless operator's bet moves no float: it is a call queued to its wallet.
     const seamless = await newOperator(sql, 'seamless');
     await as(sql, (await cast(sql)).adam, (tx) => tx`select * from public.set_wallet_settings(${seamless.account.id}, 'seamless', 'https://w.test/')`);
     const other = { id: await recordedSession(sql, seamless.account.id) };
-    const [refused] = await sql`select outcome from private.round_bet(${sha(provider)}, ${other.id}, ${randomUUID()}, ${randomUUID()},
+    const [queued] = await sql`select outcome, body from private.round_bet(${sha(provider)}, ${other.id}, ${randomUUID()}, ${randomUUID()},
       1, false, ${sha('bet')})`;
-    expect(refused.outcome).toBe('seamless_unavailable');
+    expect(queued).toMatchObject({ outcome: 'wallet_call', body: { url: 'https://w.test/', request: { action: 'debit', amount: '1.0000' } } });
     const test = (await issueKey(sql, operator.account, 'Sandbox', false)).key;
     expect((await call('GET', undefined, test)).body).toMatchObject({ mode: 'transfer', livemode: false });
     expect((await call('PUT', { mode: 'seamless', url: 'http://localhost:9999/wallet' }, test)).body).toMatchObject({ mode: 'seamless', livemode: false });

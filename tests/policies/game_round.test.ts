@@ -49,3 +49,31 @@ describeAccessMatrix({
   change: { settled: true },
   allowed: { select: ownerAndStaff, insert: [], update: [], delete: [] },
 });
+
+// Their seamless wallet calls likewise: queued and finished by the engine and the runner alone.
+describeAccessMatrix({
+  table: 'wallet_call',
+  async seed({ sql, owner }) {
+    const session = await sessionOf(sql, owner.id);
+    const [row] = await sql`
+      with t as (
+        insert into public.round_transaction (provider_id, transaction_id, kind, client_id, amount, request_fingerprint)
+        values (${session.provider_id}, ${`t-${newId()}`}, 'rollback', ${owner.id}, 0, ${'0'.repeat(64)})
+        returning id
+      )
+      insert into public.wallet_call (client_id, livemode, round_transaction_id, action, request)
+      select ${owner.id}, true, t.id, 'rollback', '{}' from t
+      returning id`;
+    return row.id;
+  },
+  newRow: async ({ sql, owner }) => {
+    const session = await sessionOf(sql, owner.id);
+    const [t] = await sql`
+      insert into public.round_transaction (provider_id, transaction_id, kind, client_id, amount, request_fingerprint)
+      values (${session.provider_id}, ${`t-${newId()}`}, 'rollback', ${owner.id}, 0, ${'0'.repeat(64)})
+      returning id`;
+    return { id: newId(), client_id: owner.id, livemode: true, round_transaction_id: t.id, action: 'rollback', request: {} };
+  },
+  change: { status: 'failed', completed_at: new Date() },
+  allowed: { select: ownerAndStaff, insert: [], update: [], delete: [] },
+});

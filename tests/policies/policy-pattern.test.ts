@@ -47,7 +47,7 @@ describe('the policy pattern', () => {
     const reads = staff.filter((p) => p.cmd === 'SELECT');
     expect(reads.map((p) => p.table)).toEqual(['api_key', 'app_setting', 'contact_submission', 'event', 'game', 'game_round',
       'game_session', 'profile', 'provider_key', 'round_transaction', 'support_ticket', 'support_ticket_message', 'transaction',
-      'user_role', 'wallet', 'wallet_setting', 'webhook_attempt', 'webhook_delivery', 'webhook_endpoint']);
+      'user_role', 'wallet', 'wallet_call', 'wallet_setting', 'webhook_attempt', 'webhook_delivery', 'webhook_endpoint']);
     expect(reads.filter((p) => p.qual !== 'true')).toEqual([]);
     const writes = staff.filter((p) => p.cmd !== 'SELECT');
     expect(writes.length).toBeGreaterThan(20);

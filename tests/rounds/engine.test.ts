@@ -47,7 +47,7 @@ describe('the round engine, transfer mode', () => {
   it('answers the float\'s balance in the session\'s currency', async () => {
     const s = await session();
     const [answer] = await sql`select * from private.round_balance(${keyHash}, ${s})`;
-    expect(answer).toEqual({ outcome: 'ok', balance: await float(), currency: 'EUR' });
+    expect(answer).toEqual({ outcome: 'ok', body: { balance: await float(), currency: 'EUR' } });
   });
 
   it('a bet debits the float once; its repeat replays the first answer; another request with its id is a conflict', async () => {
@@ -96,7 +96,7 @@ describe('the round engine, transfer mode', () => {
     const round = id('round');
     const count = await ledgerCount();
     const balance = await float();
-    expect(await bet(s, id('bet'), round, '1000000')).toEqual({ outcome: 'insufficient_funds', body: null, balance });
+    expect(await bet(s, id('bet'), round, '1000000')).toEqual({ outcome: 'insufficient_funds', body: { balance, currency: 'EUR' }, balance: null });
     expect(await ledgerCount()).toBe(count);
     expect(await roundOf(round)).toBeUndefined();
   });
@@ -231,7 +231,8 @@ describe('found in review', () => {
     expect(first.outcome).toBe('ok');
     await sql`select * from private.change_wallet_settings(${op.account.id}, true, 'seamless', 'https://w.test/', false)`;
     expect(await bet(s.id, tx, round, '1', true)).toEqual({ outcome: 'replayed', body: first.body, balance: null });
-    expect(await bet(s.id, id('bet'), id('round'), '1')).toMatchObject({ outcome: 'seamless_unavailable' });
+    // A new bet is now the operator's wallet's to take.
+    expect(await bet(s.id, id('bet'), id('round'), '1')).toMatchObject({ outcome: 'wallet_call', body: { url: 'https://w.test/' } });
   });
 
   it('a change of mode waits for a bet in flight, then sees its open round', async () => {

@@ -411,12 +411,16 @@ describe('settings from the environment', () => {
   const from = (values: Record<string, string>) => sessionsConfigFromEnv((name) => values[name]);
 
   it('defaults to a 15-minute launch window and the example launch page', () => {
-    expect(from({})).toEqual({ launchBaseUrl: 'https://play.cgs.example/launch', sessionTtlSeconds: 900, allowPrivateUrls: false });
+    expect(from({})).toEqual({
+      launchBaseUrl: 'https://play.cgs.example/launch', sessionTtlSeconds: 900, allowPrivateUrls: false, walletTimeoutMs: 3000,
+    });
   });
 
-  it('reads LAUNCH_BASE_URL and SESSION_TTL_SECONDS', () => {
-    expect(from({ LAUNCH_BASE_URL: 'https://games.example/start?lang=de', SESSION_TTL_SECONDS: '120', ALLOW_PRIVATE_URLS: 'true' }))
-      .toEqual({ launchBaseUrl: 'https://games.example/start?lang=de', sessionTtlSeconds: 120, allowPrivateUrls: true });
+  it('reads LAUNCH_BASE_URL, SESSION_TTL_SECONDS, ALLOW_PRIVATE_URLS and WALLET_TIMEOUT_MS', () => {
+    expect(from({
+      LAUNCH_BASE_URL: 'https://games.example/start?lang=de', SESSION_TTL_SECONDS: '120', ALLOW_PRIVATE_URLS: 'true', WALLET_TIMEOUT_MS: '1500',
+    })).toEqual({ launchBaseUrl: 'https://games.example/start?lang=de', sessionTtlSeconds: 120, allowPrivateUrls: true, walletTimeoutMs: 1500 });
+    expect(() => from({ WALLET_TIMEOUT_MS: '10001' })).toThrow('WALLET_TIMEOUT_MS must be a positive integer up to 10000');
   });
 
   it.each(['0', '-60', '90.5', 'fifteen', ' ', '0x3c', '1e3', String(maxSessionTtlSeconds + 1)])(

@@ -1,10 +1,12 @@
-// The webhook delivery runner: claims due deliveries (any number of runners may work at once), sends
+// The delivery runner: claims due webhook deliveries (any number of runners may work at once), sends
 // each event signed with Standard Webhooks, and reports how it went, so the database schedules the
-// retry. A delivery succeeds on a 2xx within the timeout (15 s by default). Runtime-neutral: the
+// retry. A delivery succeeds on a 2xx within the timeout (15 s by default). The same runs carry the
+// seamless wallet's credits and rollbacks that are due again (wallet-call.ts). Runtime-neutral: the
 // database and fetch are injected; a scheduled function and `npm start` call it.
 import type { Sql } from './database.ts';
 import { urlRefusal } from './public-url.ts';
 import { postSigned } from './standard-webhooks.ts';
+import { runWalletCalls, WALLET_TIMEOUT_MS } from './wallet-call.ts';
 
 export interface DeliveryOptions {
   /** ALLOW_PRIVATE_URLS: send to http and private addresses too (local runs only). */
@@ -13,6 +15,8 @@ export interface DeliveryOptions {
   /** How long a claim holds a delivery: one a crashed runner never finished is due again after it. */
   leaseSeconds?: number;
   timeoutMs?: number;
+  /** How long an operator's seamless wallet has to answer. */
+  walletTimeoutMs?: number;
   fetch?: typeof fetch;
   now?: () => Date;
 }
@@ -26,12 +30,17 @@ interface Claimed {
   payload: string;
 }
 
-/** One round of deliveries: what was claimed, and how each went. */
+/** One round of deliveries and wallet calls: what was claimed, and how each went. */
 export async function runDeliveries(sql: Sql, options: DeliveryOptions = {}): Promise<Record<string, number>> {
-  const claimed = await sql<Claimed[]>`
-    select * from private.claim_deliveries(${options.batch ?? 50}, ${options.leaseSeconds ?? 60})`;
+  const [claimed, walletCounts] = await Promise.all([
+    sql<Claimed[]>`select * from private.claim_deliveries(${options.batch ?? 50}, ${options.leaseSeconds ?? 60})`,
+    runWalletCalls(sql, {
+      batch: options.batch, leaseSeconds: options.leaseSeconds, timeoutMs: options.walletTimeoutMs ?? WALLET_TIMEOUT_MS.fallback,
+      allowPrivateUrls: options.allowPrivateUrls ?? false, fetch: options.fetch,
+    }),
+  ]);
   const outcomes = await Promise.all(claimed.map((delivery) => deliver(sql, delivery, options)));
-  const counts: Record<string, number> = { claimed: claimed.length };
+  const counts: Record<string, number> = { claimed: claimed.length, ...walletCounts };
   for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
   return counts;
 }
@@ -79,6 +88,6 @@ export async function drainDeliveries(sql: Sql, budgetMs: number, options: Deliv
   for (;;) {
     const counts = await runDeliveries(sql, { ...options, batch });
     for (const [outcome, n] of Object.entries(counts)) total[outcome] = (total[outcome] ?? 0) + n;
-    if (counts.claimed < batch || Date.now() >= deadline) return total;
+    if ((counts.claimed < batch && (counts.wallet_calls ?? 0) < batch) || Date.now() >= deadline) return total;
   }
 }

@@ -33,7 +33,11 @@ const catalogue = {
   bet_settled: [422, 'Bet settled'],
   invalid_rollback: [422, 'Invalid rollback'],
   rounds_open: [409, 'Rounds open'],
-  seamless_unavailable: [422, 'Seamless wallet not served yet'],
+  wallet_refused: [422, 'Refused by the wallet'],
+  transaction_pending: [409, 'Bet awaiting the wallet'],
+  wallet_pending: [502, 'Awaiting the wallet'],
+  wallet_failed: [502, 'Wallet did not answer'],
+  wallet_unavailable: [502, 'Wallet unavailable'],
   amount_too_large: [422, 'Amount too large'],
   internal_error: [500, 'Internal error'],
   service_unavailable: [503, 'Service unavailable'],
@@ -43,10 +47,13 @@ export type ProblemCode = keyof typeof catalogue;
 
 /**
  * The answers worth sending again unchanged: a request still running under the same Idempotency-Key,
- * and a database that was out of reach (nothing was written). Every other answer stays the same on
- * a retry until the request changes.
+ * a database that was out of reach (nothing was written), and a seamless wallet call still under way
+ * (the same call again gets its answer). Every other answer stays the same on a retry until the
+ * request changes.
  */
-const RETRYABLE = new Set<ProblemCode>(['idempotency_key_in_use', 'service_unavailable']);
+const RETRYABLE = new Set<ProblemCode>([
+  'idempotency_key_in_use', 'service_unavailable', 'transaction_pending', 'wallet_pending', 'wallet_unavailable',
+]);
 
 /**
  * One failing field: a JSON Pointer into the request body (`pointer`) or the name of a query

@@ -6,8 +6,14 @@
 // - failed: no answer in time, a network error, a 5xx, a redirect or an answer outside the contract.
 //   A failed debit is answered to the provider as failed and rolled back at the operator; a failed
 //   credit or rollback is retried with the same transaction_id until accepted.
-// Runtime-neutral: fetch and the clock are injected, so tests drive it against a real server.
+// The database queues each debit, credit and rollback with the round change it carries
+// (public.wallet_call); makeWalletCall sends one and records the answer, and runWalletCalls is the
+// background runner's share: credits and rollbacks due again.
+// Runtime-neutral: the database, fetch and the clock are injected, so tests drive it against a real
+// server.
 import type { webhooks } from '../v3/api.types.ts';
+import type { Sql } from './database.ts';
+import { urlRefusal } from './public-url.ts';
 import { postSigned } from './standard-webhooks.ts';
 
 /**
@@ -59,4 +65,67 @@ export async function callWallet(request: WalletRequest, options: WalletCallOpti
     return { kind: 'refused', code: answer.code, balance };
   }
   return { kind: 'failed', reason: `HTTP ${response.status}` };
+}
+
+/** A call as the database hands it out (private.wallet_call_json); no call_id for a balance request. */
+export interface QueuedWalletCall {
+  call_id: string | null;
+  attempt: number;
+  url: string;
+  secrets: string[];
+  request: WalletRequest;
+}
+
+export interface WalletCallSettings {
+  /** WALLET_TIMEOUT_MS: how long the operator has to answer one attempt. */
+  timeoutMs: number;
+  /** ALLOW_PRIVATE_URLS: the wallet may be http and private (local runs only). */
+  allowPrivateUrls: boolean;
+  fetch?: typeof fetch;
+}
+
+/** The default answer time of an operator's wallet, and the most a setting may give it. */
+export const WALLET_TIMEOUT_MS = { fallback: 3_000, max: 10_000 };
+
+/** Sends a queued call, its url checked as webhook urls are, at each attempt. */
+export async function sendWalletCall(call: QueuedWalletCall, settings: WalletCallSettings): Promise<WalletAnswer> {
+  const refusal = await urlRefusal(call.url, settings.allowPrivateUrls);
+  if (refusal) return { kind: 'failed', reason: `the wallet url may not be called (${refusal})` };
+  return callWallet(call.request, {
+    url: call.url, secrets: call.secrets, messageId: call.call_id ?? crypto.randomUUID(), timeoutMs: settings.timeoutMs,
+    fetch: settings.fetch,
+  });
+}
+
+/** What the round engine answers once the operator has: private.finish_wallet_call. */
+export interface FinishedCall {
+  outcome: string;
+  /** The provider's answer as stored (replayed as these bytes), or a problem's members. */
+  body: string | null;
+  balance: string | null;
+}
+
+/** Sends a queued debit, credit or rollback and records how it went. */
+export async function makeWalletCall(sql: Sql, call: QueuedWalletCall, settings: WalletCallSettings): Promise<FinishedCall> {
+  const answer = await sendWalletCall(call, settings);
+  const [finished] = await sql<FinishedCall[]>`
+    select outcome, body::text, balance from private.finish_wallet_call(${call.call_id}::uuid, ${call.attempt}, ${answer.kind},
+      ${answer.kind === 'failed' ? null : answer.balance}, ${answer.kind === 'refused' ? answer.code : null},
+      ${answer.kind === 'failed' ? answer.reason : null})`;
+  return finished;
+}
+
+/** The runner's share: credits and rollbacks due again, and debits their caller never finished. */
+export async function runWalletCalls(
+  sql: Sql, settings: WalletCallSettings & { batch?: number; leaseSeconds?: number },
+): Promise<Record<string, number>> {
+  const claimed = await sql<{ call: QueuedWalletCall }[]>`
+    select call from private.claim_wallet_calls(${settings.batch ?? 50}, ${settings.leaseSeconds ?? 60})`;
+  const finished = await Promise.all(claimed.map(({ call }) => makeWalletCall(sql, call, settings)));
+  const counts: Record<string, number> = claimed.length ? { wallet_calls: claimed.length } : {};
+  for (const { outcome } of finished) {
+    const name = outcome === 'ok' ? 'wallet_accepted' : outcome === 'wallet_pending' ? 'wallet_retrying' : `wallet_${outcome}`;
+    counts[name] = (counts[name] ?? 0) + 1;
+  }
+  return counts;
 }

@@ -1,10 +1,11 @@
-// Edge Function: drains the webhook deliveries that are due, called on a schedule (pg_cron with
+// Edge Function: drains the webhook deliveries and seamless wallet calls that are due, called on a schedule (pg_cron with
 // pg_net, deployed; `npm start` runs the same runner on a timer locally). Each call works for up to
 // DELIVER_BUDGET_MS (20 s by default), a batch at a time, and answers what it did. Hosted, Supabase
 // checks the caller's JWT (the service key the schedule sends) before it runs.
 import { connectDatabase, databaseOptionsFromEnv } from '../_shared/database.ts';
 import { drainDeliveries } from '../_shared/deliveries.ts';
 import { booleanSetting, positiveSetting } from '../_shared/settings.ts';
+import { WALLET_TIMEOUT_MS } from '../_shared/wallet-call.ts';
 
 const env = (name: string) => Deno.env.get(name) || undefined;
 
@@ -13,6 +14,7 @@ if (!databaseUrl) throw new Error('SUPABASE_DB_URL (or DATABASE_URL) is not set'
 const sql = connectDatabase(databaseUrl, databaseOptionsFromEnv(env));
 const budgetMs = positiveSetting(env, 'DELIVER_BUDGET_MS', { fallback: 20_000, integer: true, max: 120_000 });
 const allowPrivateUrls = booleanSetting(env, 'ALLOW_PRIVATE_URLS', false);
+const walletTimeoutMs = positiveSetting(env, 'WALLET_TIMEOUT_MS', { ...WALLET_TIMEOUT_MS, integer: true });
 
 const port = positiveSetting(env, 'PORT', { fallback: 0, integer: true, max: 65_535 });
 Deno.serve(
@@ -21,7 +23,7 @@ Deno.serve(
     : {},
   async (request) => {
     if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
-    const counts = await drainDeliveries(sql, budgetMs, { allowPrivateUrls });
+    const counts = await drainDeliveries(sql, budgetMs, { allowPrivateUrls, walletTimeoutMs });
     return new Response(JSON.stringify(counts), { headers: { 'content-type': 'application/json' } });
   },
 );

@@ -553,8 +553,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A seamless wallet call, sent to your wallet url (not served yet)
-         * @description In seamless mode each balance request, bet (`debit`), win (`credit`) and rollback is a call to your wallet, signed as events are, with the provider's `transaction_id`: apply each once and answer a repeat as the first time. Answer within the timeout (3 s) with `{ "balance" }` as a decimal string; refuse a debit with a 4xx and `{ "code", "balance" }` (`insufficient_funds`, ...). This version refuses seamless sessions (`seamless_unavailable`) until these calls are made.
+         * A seamless wallet call, sent to your wallet url
+         * @description In seamless mode each balance request, bet (`debit`), win (`credit`) and rollback is a call to your wallet, signed as events are (`webhook-id` is the same on every retry of one call), with the provider's `transaction_id`: apply each once and answer a repeat as the first time. Answer within the timeout (3 s by default) with `{ "balance" }` as a decimal string; refuse a debit with a 4xx and `{ "code", "balance" }` (`insufficient_funds`, ...). A debit is never retried: without an answer in time it is followed by a `rollback` naming it (`rolled_back_transaction_id`). Credits and rollbacks are retried until you answer 2xx; answer a rollback of a debit you never saw with 2xx, and refuse that debit if it arrives later.
          */
         post: operations["receiveWalletCall"];
         delete?: never;
@@ -620,7 +620,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "seamless_unavailable" | "amount_too_large";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -993,7 +993,7 @@ export interface components {
          * @description What happened: each written in the same transaction as the change it reports.
          * @enum {string}
          */
-        EventType: "session.created" | "round.closed" | "round.cancelled" | "transaction.created" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated";
+        EventType: "session.created" | "round.closed" | "round.cancelled" | "transaction.created" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed";
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;
@@ -1438,7 +1438,7 @@ export interface components {
                 };
             };
         };
-        /** @description This `transaction_id` was used by another request. */
+        /** @description This `transaction_id` was used by another request (`duplicate_transaction`), or the bet it names still waits for the operator's seamless wallet (`transaction_pending`, retryable: send it again shortly). */
         DuplicateTransaction: {
             headers: {
                 /**
@@ -1451,13 +1451,13 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /** @enum {unknown} */
-                    code?: "duplicate_transaction";
+                    code?: "duplicate_transaction" | "transaction_pending";
                     /** @constant */
                     status?: 409;
                 };
             };
         };
-        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `session_expired`, `session_closed`, `test_session_unsupported` (test money arrives with the sandbox), `seamless_unavailable` (an operator in seamless mode, not served yet), `unknown_round`, `round_closed`, `round_mismatch`, `unknown_transaction`, `transaction_rolled_back`, `bet_settled`, `invalid_rollback`, `amount_too_large` (a balance or round total past 16 digits). */
+        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `session_expired`, `session_closed`, `test_session_unsupported` (test money arrives with the sandbox), `wallet_refused` (the operator's seamless wallet refused the debit: its `wallet_code`), `unknown_round`, `round_closed`, `round_mismatch`, `unknown_transaction`, `transaction_rolled_back`, `bet_settled`, `invalid_rollback`, `amount_too_large` (a balance or round total past 16 digits). */
         ProviderRefused: {
             headers: {
                 /**
@@ -1470,7 +1470,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /** @enum {unknown} */
-                    code?: "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "seamless_unavailable" | "amount_too_large";
+                    code?: "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "wallet_refused" | "amount_too_large";
                     /** @constant */
                     status?: 422;
                 };
@@ -1508,6 +1508,25 @@ export interface components {
                     status?: 409;
                     /** @constant */
                     code?: "rounds_open";
+                };
+            };
+        };
+        /** @description Seamless mode: the operator's wallet did not take the call. `wallet_pending` (retryable): a win or rollback is recorded and the platform keeps sending it to the operator; send the same call again for its answer. `wallet_failed`: the debit had no answer in time, so the bet is rolled back (at the operator too); it stays refused. `wallet_unavailable` (retryable): a balance request went unanswered. */
+        WalletUnanswered: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @enum {unknown} */
+                    code?: "wallet_pending" | "wallet_failed" | "wallet_unavailable";
+                    /** @constant */
+                    status?: 502;
                 };
             };
         };
@@ -2063,6 +2082,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             422: components["responses"]["ProviderRefused"];
             500: components["responses"]["InternalError"];
+            502: components["responses"]["WalletUnanswered"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2090,6 +2110,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ProviderRefused"];
             500: components["responses"]["InternalError"];
+            502: components["responses"]["WalletUnanswered"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2117,6 +2138,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ProviderRefused"];
             500: components["responses"]["InternalError"];
+            502: components["responses"]["WalletUnanswered"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2144,6 +2166,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ProviderRefused"];
             500: components["responses"]["InternalError"];
+            502: components["responses"]["WalletUnanswered"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

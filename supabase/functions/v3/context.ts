@@ -2,6 +2,7 @@
 // and the settings read from the environment, resolved once when the app is created.
 import { loggableError, type Sql } from '../_shared/database.ts';
 import { booleanSetting, type Env, positiveSetting } from '../_shared/settings.ts';
+import { WALLET_TIMEOUT_MS } from '../_shared/wallet-call.ts';
 import { type LaunchOptions, withLaunchToken } from './game-session.ts';
 import type { SessionTokenSigner } from './session-token.ts';
 
@@ -13,6 +14,8 @@ export interface SessionsConfig {
   maxBodyBytes: number;
   /** ALLOW_PRIVATE_URLS: webhook and wallet URLs may be http and private (local runs only). */
   allowPrivateUrls: boolean;
+  /** WALLET_TIMEOUT_MS: how long an operator's seamless wallet has to answer a call. */
+  walletTimeoutMs: number;
 }
 
 export const defaultConfig: SessionsConfig = {
@@ -20,6 +23,7 @@ export const defaultConfig: SessionsConfig = {
   sessionTtlSeconds: 15 * 60,
   maxBodyBytes: 16 * 1024,
   allowPrivateUrls: false,
+  walletTimeoutMs: WALLET_TIMEOUT_MS.fallback,
 };
 
 /** A launch window is for starting a game: longer than a day is a mistake, not a choice. */
@@ -30,9 +34,12 @@ export const maxSessionTtlSeconds = 24 * 60 * 60;
  * the start, naming the setting, instead of failing every request with a 500; the launch URL is
  * checked where it is parsed, when the handler is created (withLaunchToken).
  */
-export function sessionsConfigFromEnv(env: Env): Pick<SessionsConfig, 'launchBaseUrl' | 'sessionTtlSeconds' | 'allowPrivateUrls'> {
+export function sessionsConfigFromEnv(
+  env: Env,
+): Pick<SessionsConfig, 'launchBaseUrl' | 'sessionTtlSeconds' | 'allowPrivateUrls' | 'walletTimeoutMs'> {
   return {
     allowPrivateUrls: booleanSetting(env, 'ALLOW_PRIVATE_URLS', defaultConfig.allowPrivateUrls),
+    walletTimeoutMs: positiveSetting(env, 'WALLET_TIMEOUT_MS', { ...WALLET_TIMEOUT_MS, integer: true }),
     launchBaseUrl: env('LAUNCH_BASE_URL') ?? defaultConfig.launchBaseUrl,
     sessionTtlSeconds: positiveSetting(env, 'SESSION_TTL_SECONDS', {
       fallback: defaultConfig.sessionTtlSeconds, integer: true, max: maxSessionTtlSeconds,

@@ -1,13 +1,16 @@
 // The provider API: what a game provider's server calls while a player plays. GET
 // /v3/provider/balance, POST /v3/provider/bets, /wins and /rollbacks, each with the provider's key
 // and the session's launch token, each one database call into the round engine (one transaction),
-// which applies a provider's transaction_id once and answers a repeat with its first answer.
+// which applies a provider's transaction_id once and answers a repeat with its first answer. For an
+// operator in seamless mode the engine queues a call to its wallet; the route makes it at once and
+// records the answer (a second transaction), and answers the provider with what the operator said.
 import { Hono } from 'hono';
 import { authenticatedRejection, invalidProviderKey, providerKeyHash } from '../../_shared/api-key.ts';
 import { jsonResponse } from '../../_shared/http.ts';
 import { Problem, type ProblemCode } from '../../_shared/problem.ts';
 import { readJsonBody } from '../../_shared/request-body.ts';
 import { sha256Hex } from '../../_shared/sha256.ts';
+import { type FinishedCall, makeWalletCall, type QueuedWalletCall, sendWalletCall, type WalletCallSettings } from '../../_shared/wallet-call.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract, queryContract } from '../contract.ts';
 import type { VerifiedToken } from '../session-token.ts';
@@ -30,7 +33,10 @@ export function providerRoutes(ctx: ApiContext): Hono {
 const refusals: Partial<Record<string, string>> = {
   unknown_session: "The session token's session is not one of this provider's.",
   test_session_unsupported: 'A test session moves no money yet: test balances arrive with the sandbox.',
-  seamless_unavailable: "The operator's wallet is in seamless mode, which this version does not serve yet; nothing was written.",
+  transaction_pending: "The bet this names still waits for the operator's wallet: send this again shortly.",
+  wallet_pending: "Recorded: the operator's wallet has not accepted it yet, and the platform keeps sending it. Send this again for its answer.",
+  wallet_failed: "The operator's wallet did not answer the debit in time: the bet is rolled back, at the operator too.",
+  wallet_unavailable: "The operator's wallet did not answer: try again shortly.",
   session_expired: 'The session was never launched and its launch window has closed.',
   session_closed: 'The session is closed: it takes no more bets.',
   duplicate_transaction: 'This transaction_id was used by another request.',
@@ -44,11 +50,17 @@ const refusals: Partial<Record<string, string>> = {
   amount_too_large: 'The amount would take a balance or a round total past 16 digits before the point.',
 };
 
-/** The round engine's refusal as the problem the provider gets. */
-function refused(outcome: string, balance: string | null, currency: string | null): Problem {
+/** The round engine's refusal as the problem the provider gets; `members` from the engine (JSON). */
+function refused(outcome: string, members: string | null): Problem {
   if (outcome === 'invalid_provider_key') return invalidProviderKey();
+  const { balance = null, currency, wallet_code } = members ? JSON.parse(members) : {};
   if (outcome === 'insufficient_funds') {
     return new Problem('insufficient_funds', `The balance is ${balance} ${currency}.`, { members: { balance, currency } });
+  }
+  if (outcome === 'wallet_refused') {
+    return new Problem('wallet_refused', `The operator's wallet refused the debit (${wallet_code}); nothing was written.`, {
+      members: { wallet_code, ...(balance !== null ? { balance, currency } : {}) },
+    });
   }
   const detail = refusals[outcome];
   if (!detail) throw new Error(`the round engine answered ${outcome}`);
@@ -61,7 +73,11 @@ function verifiedToken(ctx: ApiContext, token: string): VerifiedToken {
   return verified;
 }
 
-/** GET /v3/provider/balance: the balance a bet would be taken from. */
+function walletSettings(ctx: ApiContext): WalletCallSettings {
+  return { timeoutMs: ctx.config.walletTimeoutMs, allowPrivateUrls: ctx.config.allowPrivateUrls };
+}
+
+/** GET /v3/provider/balance: the balance a bet would be taken from (the float, or the operator's wallet). */
 export async function balance(ctx: ApiContext, request: Request): Promise<Response> {
   const keyHash = providerKeyHash(request.headers);
   const token = await authenticatedRejection(ctx.sql, keyHash, () => {
@@ -69,18 +85,21 @@ export async function balance(ctx: ApiContext, request: Request): Promise<Respon
     if (errors.length) throw new Problem('invalid_parameters', 'The query has invalid parameters; see `errors`.', { errors });
     return verifiedToken(ctx, values.session_token);
   }, 'provider');
-  const [row] = await ctx.sql<{ outcome: string; balance: string; currency: string }[]>`
+  const [row] = await ctx.sql<{ outcome: string; body: { balance: string; currency: string } & QueuedWalletCall }[]>`
     select * from private.round_balance(${keyHash}, ${token.sessionId}::uuid)`;
-  if (row.outcome !== 'ok') throw refused(row.outcome, null, null);
-  return jsonResponse(200, { balance: row.balance, currency: row.currency }, { 'cache-control': 'no-store' });
+  let { outcome, body } = row;
+  if (outcome === 'wallet_call') {
+    const answer = await sendWalletCall(body, walletSettings(ctx));
+    if (answer.kind !== 'accepted') throw refused('wallet_unavailable', null);
+    [outcome, body.currency] = ['ok', body.request.currency];
+    body.balance = answer.balance;
+  }
+  if (outcome !== 'ok') throw refused(outcome, null);
+  return jsonResponse(200, { balance: body.balance, currency: body.currency }, { 'cache-control': 'no-store' });
 }
 
-interface Applied {
-  outcome: string;
-  /** The answer as the database stored it: replayed as these bytes. */
-  body: string | null;
-  balance: string | null;
-}
+/** The engine's answer: its outcome, and the provider's answer as stored (replayed as these bytes). */
+type Applied = FinishedCall;
 
 /** An amount as its value, whatever its spelling: `"1.50"` and `"1.5"` are one amount. */
 function amountValue(amount: string): string {
@@ -106,13 +125,9 @@ async function apply<B extends { session_token: string }>(
     return { body, token: verifiedToken(ctx, body.session_token) };
   }, 'provider');
   const fingerprint = sha256Hex(JSON.stringify([kind, token.sessionId, ...meaning(body)]));
-  const [result] = await call(keyHash, token.sessionId, body, fingerprint);
-  if (result.outcome !== 'ok' && result.outcome !== 'replayed') {
-    const [session] = result.outcome === 'insufficient_funds'
-      ? await ctx.sql<{ currency_code: string }[]>`select currency_code from public.game_session where id = ${token.sessionId}`
-      : [];
-    throw refused(result.outcome, result.balance, session?.currency_code ?? null);
-  }
+  let [result] = await call(keyHash, token.sessionId, body, fingerprint);
+  if (result.outcome === 'wallet_call') result = await makeWalletCall(ctx.sql, JSON.parse(result.body!), walletSettings(ctx));
+  if (result.outcome !== 'ok' && result.outcome !== 'replayed') throw refused(result.outcome, result.body);
   return new Response(result.body, {
     status: 200,
     headers: {

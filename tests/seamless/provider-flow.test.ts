@@ -1,0 +1,235 @@
+// Seamless mode end to end, in-process against a database of its own (the runner takes whatever is
+// due): the provider API's balance, bets, wins and rollbacks become signed calls to the reference
+// operator wallet, and every fault (refusal, slow, 500, garbage, down, a caller that died, retries
+// run out) ends with the money conserved at the operator, every round settled, and nothing applied
+// twice.
+import { createHash, randomUUID } from 'node:crypto';
+import type { Sql } from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { createApp } from '../../supabase/functions/v3/app.ts';
+import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
+import { freePort } from '../../scripts/lib/embedded-postgres.ts';
+import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
+import { as, cast } from '../helpers/db.ts';
+import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
+import { isolatedDatabase, newOperator, type Operator, sessionRequest, validBody } from '../sessions/helpers.ts';
+
+const TIMEOUT_MS = 300;
+const local = { allowPrivateUrls: true, walletTimeoutMs: TIMEOUT_MS };
+let owner: Sql;
+let endpoint: Sql;
+let handle: (request: Request) => Promise<Response>;
+let operator: Operator;
+let providerKey: string;
+let wallet: ReferenceWallet;
+
+beforeAll(async () => {
+  ({ owner, endpoint } = await isolatedDatabase('seamless'));
+  handle = createApp({ sql: endpoint, signer: await createSessionTokenSigner({ issuer: 'https://cgs.test' }), config: local });
+  operator = await newOperator(owner, 'seamless');
+  providerKey = (await owner`select key from public.issue_provider_key('pragmatic-play')`)[0].key;
+  const setTo = (url: string) => owner`
+    select * from private.change_wallet_settings(${operator.account.id}, true, 'seamless', ${url}, false)`;
+  const [{ secret }] = await setTo('https://wallet.operator.test/');
+  wallet = await startReferenceWallet(secret);
+  await setTo(wallet.url);
+});
+afterAll(() => wallet?.close());
+
+const id = (prefix: string) => `${prefix}-${randomUUID()}`;
+const operations: Record<string, OperationId> = { bets: 'providerBet', wins: 'providerWin', rollbacks: 'providerRollback' };
+
+/** A new session's launch token (POST /v3/sessions), for a player of its own. */
+async function launch(player = id('player')): Promise<{ token: string; player: string }> {
+  const response = await handle(sessionRequest({ ...validBody, player_id: player }, { key: operator.key }));
+  expect(response.status).toBe(201);
+  return { token: new URL((await response.json()).launch_url).searchParams.get('token')!, player };
+}
+
+async function post(path: 'bets' | 'wins' | 'rollbacks', body: object) {
+  const response = await handle(new Request(`http://api.test/v3/provider/${path}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` },
+    body: JSON.stringify(body),
+  }));
+  const text = await response.text();
+  expectResponseMatches(operations[path], response, JSON.parse(text));
+  return { status: response.status, text, body: JSON.parse(text), replayed: response.headers.get('idempotent-replayed') };
+}
+
+async function balance(token: string) {
+  const response = await handle(new Request(`http://api.test/v3/provider/balance?session_token=${token}`, {
+    headers: { authorization: `Bearer ${providerKey}` },
+  }));
+  const body = await response.json();
+  expectResponseMatches('providerBalance', response, body);
+  return { status: response.status, body };
+}
+
+const callsOf = (player: string) => wallet.calls.filter((call) => call.player_id === player);
+const roundOf = async (round: string) => (await owner`select * from public.game_round where provider_round_id = ${round}`)[0];
+/** Runs the delivery runner once with every pending wallet call made due. */
+async function runDue() {
+  await owner`update public.wallet_call set next_attempt_at = now() where status = 'pending'`;
+  return runDeliveries(endpoint, local);
+}
+
+describe('seamless mode through the provider API', () => {
+  it('answers the balance, takes a bet, pays a win and rolls back, each once at the operator', async () => {
+    wallet.misbehave = 'none';
+    const { token, player } = await launch();
+    expect(await balance(token)).toEqual({ status: 200, body: { balance: '100.0000', currency: 'EUR' } });
+    const [tx, round] = [id('bet'), id('round')];
+    const bet = { session_token: token, transaction_id: tx, round_id: round, amount: '12.5' };
+    const first = await post('bets', bet);
+    expect(first).toMatchObject({ status: 200, body: { transaction_id: tx, round_id: round, balance: '87.5000', currency: 'EUR' } });
+    expect(await post('bets', bet)).toMatchObject({ status: 200, text: first.text, replayed: 'true' });
+    expect(callsOf(player).filter((call) => call.action === 'debit')).toHaveLength(1);
+    expect(callsOf(player).at(-1)).toMatchObject({
+      action: 'debit', transaction_id: tx, round_id: round, amount: '12.5000', currency: 'EUR', game_id: validBody.game_id,
+    });
+
+    const won = await post('wins', { session_token: token, transaction_id: id('win'), round_id: round, amount: '30', round_closed: true });
+    expect(won).toMatchObject({ status: 200, body: { balance: '117.5000' } });
+    expect(await roundOf(round)).toMatchObject({ status: 'closed', total_bet: '12.5000', total_win: '30.0000' });
+
+    const [tx2, round2] = [id('bet'), id('round')];
+    await post('bets', { session_token: token, transaction_id: tx2, round_id: round2, amount: '7' });
+    const back = await post('rollbacks', { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: tx2 });
+    expect(back).toMatchObject({ status: 200, body: { balance: '117.5000' } });
+    expect(await roundOf(round2)).toMatchObject({ status: 'cancelled' });
+    expect(wallet.balance(player)).toBe('117.5000');
+    // The float is untouched: no ledger row for a seamless operator.
+    expect((await owner`select count(*)::int as n from public.transaction where client_id = ${operator.account.id}`)[0].n).toBe(0);
+  });
+
+  it('refuses a bet the operator refuses, writing nothing, and judges the same bet again later', async () => {
+    wallet.misbehave = 'none';
+    const { token, player } = await launch();
+    const bet = { session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '150' };
+    expect(await post('bets', bet)).toMatchObject({
+      status: 422, body: { code: 'insufficient_funds', balance: '100.0000', currency: 'EUR', retryable: false },
+    });
+    expect(await roundOf(bet.round_id)).toBeUndefined();
+    expect((await owner`select count(*)::int as n from public.round_transaction where transaction_id = ${bet.transaction_id}`)[0].n).toBe(0);
+    wallet.balances.set(player, 2_000_000n);
+    expect(await post('bets', bet)).toMatchObject({ status: 200, body: { balance: '50.0000' } });
+  });
+
+  it('a debit unanswered in time fails, and its compensating rollback gives back what the slow operator took', async () => {
+    const { token, player } = await launch();
+    const [tx, round] = [id('bet'), id('round')];
+    wallet.misbehave = 'slow';
+    wallet.slowMs = TIMEOUT_MS * 3;
+    const bet = { session_token: token, transaction_id: tx, round_id: round, amount: '10' };
+    expect(await post('bets', bet)).toMatchObject({ status: 502, body: { code: 'wallet_failed', retryable: false } });
+    expect(await roundOf(round)).toMatchObject({ status: 'cancelled' });
+    // The slow operator applied it after all; the rollback the platform queued gives it back.
+    await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 3));
+    expect(wallet.balance(player)).toBe('90.0000');
+    wallet.misbehave = 'none';
+    expect(await runDue()).toMatchObject({ wallet_calls: 1, wallet_accepted: 1 });
+    expect(wallet.balance(player)).toBe('100.0000');
+    expect(callsOf(player).at(-1)).toMatchObject({ action: 'rollback', rolled_back_transaction_id: tx, amount: '10.0000' });
+    // The same bet again is still refused, and asks the operator nothing.
+    const before = callsOf(player).length;
+    expect(await post('bets', bet)).toMatchObject({ status: 502, body: { code: 'wallet_failed' } });
+    expect(callsOf(player)).toHaveLength(before);
+  });
+
+  it.each(['error', 'garbage'] as const)('a debit answered with %s fails and is rolled back at the operator', async (fault) => {
+    const { token, player } = await launch();
+    wallet.misbehave = fault;
+    const bet = { session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '5' };
+    expect(await post('bets', bet)).toMatchObject({ status: 502, body: { code: 'wallet_failed' } });
+    wallet.misbehave = 'none';
+    await runDue();
+    expect(wallet.balance(player)).toBe('100.0000');
+    expect(await roundOf(bet.round_id)).toMatchObject({ status: 'cancelled', total_bet: '0.0000' });
+  });
+
+  it('a credit the operator fails is recorded, retried by the runner until accepted, and applied once', async () => {
+    wallet.misbehave = 'none';
+    const { token, player } = await launch();
+    const round = id('round');
+    await post('bets', { session_token: token, transaction_id: id('bet'), round_id: round, amount: '4' });
+    wallet.misbehave = 'error';
+    const win = { session_token: token, transaction_id: id('win'), round_id: round, amount: '9', round_closed: true };
+    expect(await post('wins', win)).toMatchObject({ status: 502, body: { code: 'wallet_pending', retryable: true } });
+    // The round is settled at the platform; the operator is owed the credit.
+    expect(await roundOf(round)).toMatchObject({ status: 'closed', total_win: '9.0000' });
+    expect(await post('wins', win)).toMatchObject({ status: 502, body: { code: 'wallet_pending' } });
+    expect(await runDue()).toMatchObject({ wallet_calls: 1, wallet_retrying: 1 });
+    wallet.misbehave = 'none';
+    expect(await runDue()).toMatchObject({ wallet_calls: 1, wallet_accepted: 1 });
+    expect(wallet.balance(player)).toBe('105.0000');
+    const answered = await post('wins', win);
+    expect(answered).toMatchObject({ status: 200, replayed: 'true', body: { balance: '105.0000' } });
+    // Every attempt carried the same message id and body: the operator applied it once.
+    const credits = callsOf(player).filter((call) => call.action === 'credit');
+    expect(credits.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(credits.map((call) => JSON.stringify(call))).size).toBe(1);
+  });
+
+  it('answers a balance request the wallet cannot answer with a retryable 502', async () => {
+    const { token } = await launch();
+    wallet.misbehave = 'error';
+    expect(await balance(token)).toMatchObject({ status: 502, body: { code: 'wallet_unavailable', retryable: true } });
+    wallet.misbehave = 'none';
+  });
+
+  it('holds wins and rollbacks of a bet whose debit is under way, and fails a debit whose caller died', async () => {
+    wallet.misbehave = 'none';
+    const { token, player } = await launch();
+    const [tx, round] = [id('bet'), id('round')];
+    // The engine's first half alone: the debit is queued and claimed, as by a provider call that then died.
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    const [{ session_id }] = await owner`select id as session_id from public.game_session where player_id = ${player}`;
+    const [queued] = await owner`select outcome from private.round_bet(${sha(providerKey)}, ${session_id}, ${tx}, ${round},
+      3, false, ${sha('abandoned')})`;
+    expect(queued.outcome).toBe('wallet_call');
+    expect(await post('wins', { session_token: token, transaction_id: id('win'), round_id: round, amount: '1' }))
+      .toMatchObject({ status: 409, body: { code: 'transaction_pending', retryable: true } });
+    expect(await post('rollbacks', { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: tx }))
+      .toMatchObject({ status: 409, body: { code: 'transaction_pending' } });
+    // The lease runs out: the runner fails the debit and tells the operator, who never saw it, to roll it back.
+    expect(await runDue()).toMatchObject({ wallet_calls: 1, wallet_accepted: 1 });
+    expect(await roundOf(round)).toMatchObject({ status: 'cancelled' });
+    expect(callsOf(player).map((call) => call.action)).toEqual(['rollback']);
+    expect(wallet.balance(player)).toBe('100.0000');
+  });
+
+  it('gives up on a credit after the schedule, tells the client, and staff send it again', async () => {
+    wallet.misbehave = 'none';
+    const { token, player } = await launch();
+    const round = id('round');
+    await post('bets', { session_token: token, transaction_id: id('bet'), round_id: round, amount: '2' });
+    wallet.misbehave = 'error';
+    const win = await post('wins', { session_token: token, transaction_id: id('win'), round_id: round, amount: '6', round_closed: true });
+    expect(win.body.code).toBe('wallet_pending');
+    const [call] = await owner`select c.id from public.wallet_call c join public.round_transaction t on t.id = c.round_transaction_id
+      where t.round_id = (select id from public.game_round where provider_round_id = ${round}) and c.action = 'credit'`;
+    for (let attempt = 2; attempt <= 8; attempt++) await runDue();
+    expect((await owner`select status, attempts from public.wallet_call where id = ${call.id}`)[0]).toEqual({ status: 'failed', attempts: 8 });
+    const [event] = await owner`select data from public.event where type = 'wallet_call.failed' and data->>'id' = ${call.id}`;
+    expect(event.data).toMatchObject({ action: 'credit', amount: '6.0000', attempts: 8 });
+    wallet.misbehave = 'none';
+    const people = await cast(owner);
+    await as(owner, people.adam, (tx) => tx`select * from public.retry_wallet_call(${call.id})`);
+    expect(await runDue()).toMatchObject({ wallet_accepted: 1 });
+    expect(wallet.balance(player)).toBe('104.0000');
+  });
+});
+
+describe('seamless mode when the wallet is down', () => {
+  it('fails a debit and answers a balance request with a retryable 502', async () => {
+    const down = `http://127.0.0.1:${await freePort()}/wallet`;
+    const other = await newOperator(owner, 'seamless-down');
+    await owner`select * from private.change_wallet_settings(${other.account.id}, true, 'seamless', ${down}, false)`;
+    const response = await handle(sessionRequest(validBody, { key: other.key }));
+    const token = new URL((await response.json()).launch_url).searchParams.get('token')!;
+    expect(await balance(token)).toMatchObject({ status: 502, body: { code: 'wallet_unavailable' } });
+    expect(await post('bets', { session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '1' }))
+      .toMatchObject({ status: 502, body: { code: 'wallet_failed' } });
+  });
+});
