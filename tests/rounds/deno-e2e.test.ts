@@ -1,10 +1,13 @@
 // A round end to end under real Deno, as a game provider's server plays it: the operator creates a
 // session over HTTP, the provider takes a bet, pays a win and rolls another bet back with its own
-// key and the launch token, and the operator's ledger shows each movement once.
+// key and the launch token, and the operator's ledger shows each movement once; in seamless mode,
+// the reference operator wallet does.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorClient } from '../../src/sdk/index.ts';
 import { serveApiForFile } from '../openapi/served-api.ts';
+import { startReferenceWallet } from '../helpers/reference-wallet.ts';
+import { newOperator } from '../sessions/helpers.ts';
 
 const api = serveApiForFile('rounds-e2e');
 let providerKey: string;
@@ -49,5 +52,40 @@ describe('a round under Deno', () => {
     const [listed] = (await client.rounds.list({ sessionId: session.body.id })).data;
     expect(listed).toMatchObject({ round_id: round, status: 'closed', total_bet: '10.0000', total_win: '30.0000' });
     expect((await client.rounds.get(listed.id)).transactions.map((t) => t.type)).toEqual(['bet', 'bet', 'rollback', 'win']);
+  });
+});
+
+describe('a seamless round under Deno', () => {
+  const wallets: { close(): Promise<void> }[] = [];
+  afterAll(() => Promise.all(wallets.map((wallet) => wallet.close())));
+
+  it('bet, win, rollback: each a signed call the operator applies once, answered with its balance', async () => {
+    const operator = await newOperator(api.sql, 'seamless-e2e');
+    const put = (url: string) => fetch(`${api.url}/v3/wallet-settings`, {
+      method: 'PUT', headers: { authorization: `Bearer ${operator.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'seamless', url }),
+    }).then((response) => response.json());
+    const wallet = await startReferenceWallet((await put('http://127.0.0.1:9/wallet')).secret, '50');
+    wallets.push(wallet);
+    await put(wallet.url);
+    const session = await call('/sessions', operator.key, { player_id: 'p-seamless', game_id: 'pragmatic-play:vs20olympgate', currency: 'EUR' });
+    const token = new URL(session.body.launch_url).searchParams.get('token')!;
+    const round = `round-${randomUUID()}`;
+    const [bet1, bet2] = [`bet-${randomUUID()}`, `bet-${randomUUID()}`];
+    expect((await call(`/provider/balance?session_token=${token}`, providerKey)).body).toEqual({ balance: '50.0000', currency: 'EUR' });
+    expect((await call('/provider/bets', providerKey, { session_token: token, transaction_id: bet1, round_id: round, amount: '10' })).body)
+      .toMatchObject({ balance: '40.0000' });
+    expect((await call('/provider/bets', providerKey, { session_token: token, transaction_id: bet2, round_id: round, amount: '5' })).body)
+      .toMatchObject({ balance: '35.0000' });
+    expect((await call('/provider/rollbacks', providerKey, { session_token: token, transaction_id: `rb-${randomUUID()}`, rolled_back_transaction_id: bet2 })).body)
+      .toMatchObject({ balance: '40.0000' });
+    expect(await call('/provider/wins', providerKey, {
+      session_token: token, transaction_id: `win-${randomUUID()}`, round_id: round, amount: '25', round_closed: true,
+    })).toEqual({ status: 200, body: expect.objectContaining({ balance: '65.0000' }) });
+    expect(wallet.balance('p-seamless')).toBe('65.0000');
+    expect(wallet.forged).toBe(0);
+    expect(wallet.calls.map((c) => c.action)).toEqual(['balance', 'debit', 'debit', 'rollback', 'credit']);
+    const [listed] = (await createOperatorClient({ baseUrl: api.url, apiKey: operator.key }).rounds.list({ sessionId: session.body.id })).data;
+    expect(listed).toMatchObject({ status: 'closed', total_bet: '10.0000', total_win: '25.0000' });
   });
 });
