@@ -58,13 +58,18 @@ grant select on public.wallet_call to authenticated, staff, service_role;
 -- ============================================================================================
 -- Helper functions
 -- ============================================================================================
--- The body of a call to the operator's wallet: the session's facts and the call's own fields.
+-- The body of a call to the operator's wallet: the session's facts and the call's own fields. A
+-- provider's transaction and round ids are unique to it alone, and the operator keys on them, so
+-- they go prefixed with the provider's slug, as game ids do: `pragmatic-play:tx-1001`.
 create function private.wallet_request(s public.game_session, action text, fields jsonb) returns jsonb
 language sql stable
 set search_path = ''
 as $$
   select jsonb_build_object('action', action, 'session_id', s.id, 'player_id', s.player_id,
-                            'game_id', gp.slug || ':' || s.game, 'currency', s.currency_code) || fields
+                            'game_id', gp.slug || ':' || s.game, 'currency', s.currency_code)
+         || coalesce((select jsonb_object_agg(f.key, case when f.key in ('transaction_id', 'rolled_back_transaction_id', 'round_id')
+                                                          then to_jsonb(gp.slug || ':' || (f.value #>> '{}')) else f.value end)
+                      from jsonb_each(fields) f), '{}')
   from public.game_provider gp where gp.id = s.provider_id;
 $$;
 revoke execute on function private.wallet_request from public, anon, authenticated, service_role;
@@ -213,7 +218,7 @@ begin
     insert into public.wallet_call (client_id, livemode, round_transaction_id, action, request, attempts)
     values (call.client_id, call.livemode, t.id, 'rollback',
             (call.request - 'round_closed') || jsonb_build_object('action', 'rollback', 'transaction_id', 'cgs-undo-' || call.id,
-                                                                  'rolled_back_transaction_id', t.transaction_id),
+                                                                  'rolled_back_transaction_id', call.request->'transaction_id'),
             0);
     return query select 'wallet_failed', null::json, null::text;
     return;

@@ -20,6 +20,8 @@ export interface ReferenceWallet {
   /** Calls refused for a bad signature. */
   forged: number;
   misbehave: Misbehaviour;
+  /** Decides the misbehaviour per call when set (else `misbehave` holds for all). */
+  fault?: (call: Record<string, string>) => Misbehaviour;
   /** With `slow`: how long to wait before answering (the call is applied first, as a slow wallet would). */
   slowMs: number;
   /** A player's balance as a decimal string. */
@@ -91,15 +93,16 @@ export async function startReferenceWallet(secret: string, opening = '100'): Pro
         return answer(401, { code: 'bad_signature' });
       }
       wallet.calls.push(call);
-      if (wallet.misbehave === 'error') return answer(500, { code: 'internal' });
-      if (wallet.misbehave === 'garbage') return answer(200, '<html>not json</html>');
+      const misbehave = wallet.fault?.(call) ?? wallet.misbehave;
+      if (misbehave === 'error') return answer(500, { code: 'internal' });
+      if (misbehave === 'garbage') return answer(200, '<html>not json</html>');
       let result = call.transaction_id ? answered.get(call.transaction_id) : undefined;
       if (!result) {
         const applied = apply(call);
         result = { status: applied.status, body: JSON.stringify(applied.body) };
         if (call.transaction_id && call.action !== 'balance' && applied.status === 200) answered.set(call.transaction_id, result);
       }
-      if (wallet.misbehave === 'slow') await new Promise((resolve) => setTimeout(resolve, wallet.slowMs));
+      if (misbehave === 'slow') await new Promise((resolve) => setTimeout(resolve, wallet.slowMs));
       answer(result.status, result.body);
     });
   });

@@ -86,7 +86,8 @@ describe('seamless mode through the provider API', () => {
     expect(await post('bets', bet)).toMatchObject({ status: 200, text: first.text, replayed: 'true' });
     expect(callsOf(player).filter((call) => call.action === 'debit')).toHaveLength(1);
     expect(callsOf(player).at(-1)).toMatchObject({
-      action: 'debit', transaction_id: tx, round_id: round, amount: '12.5000', currency: 'EUR', game_id: validBody.game_id,
+      action: 'debit', transaction_id: `pragmatic-play:${tx}`, round_id: `pragmatic-play:${round}`, amount: '12.5000', currency: 'EUR',
+      game_id: validBody.game_id,
     });
 
     const won = await post('wins', { session_token: token, transaction_id: id('win'), round_id: round, amount: '30', round_closed: true });
@@ -130,7 +131,9 @@ describe('seamless mode through the provider API', () => {
     wallet.misbehave = 'none';
     expect(await runDue()).toMatchObject({ wallet_calls: 1, wallet_accepted: 1 });
     expect(wallet.balance(player)).toBe('100.0000');
-    expect(callsOf(player).at(-1)).toMatchObject({ action: 'rollback', rolled_back_transaction_id: tx, amount: '10.0000' });
+    expect(callsOf(player).at(-1)).toMatchObject({
+      action: 'rollback', transaction_id: expect.stringMatching(/^cgs-undo-/), rolled_back_transaction_id: `pragmatic-play:${tx}`, amount: '10.0000',
+    });
     // The same bet again is still refused, and asks the operator nothing.
     const before = callsOf(player).length;
     expect(await post('bets', bet)).toMatchObject({ status: 502, body: { code: 'wallet_failed' } });

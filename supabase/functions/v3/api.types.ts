@@ -554,7 +554,7 @@ export interface webhooks {
         put?: never;
         /**
          * A seamless wallet call, sent to your wallet url
-         * @description In seamless mode each balance request, bet (`debit`), win (`credit`) and rollback is a call to your wallet, signed as events are (`webhook-id` is the same on every retry of one call), with the provider's `transaction_id`: apply each once and answer a repeat as the first time. Answer within the timeout (3 s by default) with `{ "balance" }` as a decimal string; refuse a debit with a 4xx and `{ "code", "balance" }` (`insufficient_funds`, ...). A debit is never retried: without an answer in time it is followed by a `rollback` naming it (`rolled_back_transaction_id`). Credits and rollbacks are retried until you answer 2xx; answer a rollback of a debit you never saw with 2xx, and refuse that debit if it arrives later.
+         * @description In seamless mode each balance request, bet (`debit`), win (`credit`) and rollback is a call to your wallet, signed as events are (`webhook-id` is the same on every retry of one call), with the provider's `transaction_id` and `round_id` prefixed with its slug (unique across providers): apply each once and answer a repeat as the first time. Answer within the timeout (3 s by default) with `{ "balance" }` as a decimal string; refuse a debit with a 4xx and `{ "code", "balance" }` (`insufficient_funds`, ...). A debit is never retried: without an answer in time it is followed by a `rollback` naming it (`rolled_back_transaction_id`). Credits and rollbacks are retried until you answer 2xx; answer a rollback of a debit you never saw with 2xx, and refuse that debit if it arrives later.
          */
         post: operations["receiveWalletCall"];
         delete?: never;
