@@ -11,7 +11,9 @@ import { createApp } from '../../supabase/functions/v3/app.ts';
 import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
+import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
 import { as, cast } from '../helpers/db.ts';
+import { databaseProxy } from '../helpers/db-proxy.ts';
 import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
 import { isolatedDatabase, newOperator, type Operator, sessionRequest, validBody } from '../sessions/helpers.ts';
 
@@ -23,10 +25,13 @@ let handle: (request: Request) => Promise<Response>;
 let operator: Operator;
 let providerKey: string;
 let wallet: ReferenceWallet;
+let signer: Awaited<ReturnType<typeof createSessionTokenSigner>>;
+let databaseUrl: string;
 
 beforeAll(async () => {
-  ({ owner, endpoint } = await isolatedDatabase('seamless'));
-  handle = createApp({ sql: endpoint, signer: await createSessionTokenSigner({ issuer: 'https://cgs.test' }), config: local });
+  ({ owner, endpoint, url: databaseUrl } = await isolatedDatabase('seamless'));
+  signer = await createSessionTokenSigner({ issuer: 'https://cgs.test' });
+  handle = createApp({ sql: endpoint, signer, config: local });
   operator = await newOperator(owner, 'seamless');
   providerKey = (await owner`select key from public.issue_provider_key('pragmatic-play')`)[0].key;
   const setTo = (url: string) => owner`
@@ -221,6 +226,41 @@ describe('seamless mode through the provider API', () => {
     await as(owner, people.adam, (tx) => tx`select * from public.retry_wallet_call(${call.id})`);
     expect(await runDue()).toMatchObject({ wallet_accepted: 1 });
     expect(wallet.balance(player)).toBe('104.0000');
+  });
+});
+
+describe('seamless mode when the database goes away mid-call', () => {
+  it('loses nothing: the call stays queued, and the runner settles it with the operator', async () => {
+    const { token, player } = await launch();
+    const round = id('round');
+    await post('bets', { session_token: token, transaction_id: id('bet'), round_id: round, amount: '20' });
+    // The function's database goes down while the operator is answering the credit, as in a
+    // restart: every connection cut, none taken, so the answer cannot be recorded.
+    const proxy = await databaseProxy(databaseUrl);
+    const sql = connectDatabase(proxy.url, { max: 2 });
+    const logged: string[] = [];
+    const viaProxy = createApp({ sql, signer, config: local, logError: (message) => logged.push(message) });
+    wallet.misbehave = 'slow';
+    wallet.slowMs = 200;
+    const win = { session_token: token, transaction_id: id('win'), round_id: round, amount: '50', round_closed: true };
+    const answered = viaProxy(new Request('http://api.test/v3/provider/wins', {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` }, body: JSON.stringify(win),
+    }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await proxy.down();
+    const first = await answered;
+    await proxy.up();
+    await sql.end();
+    wallet.misbehave = 'none';
+    expect(first.status).toBe(503);
+    expect(logged).toEqual(['database unavailable']);
+    expect(wallet.balance(player)).toBe('130.0000');
+    // The credit is still queued: the runner sends it again, the operator answers as the first time.
+    expect(await runDue()).toMatchObject({ wallet_accepted: 1 });
+    expect(await post('wins', win)).toMatchObject({ status: 200, body: { balance: '130.0000' } });
+    expect(wallet.balance(player)).toBe('130.0000');
+    expect(callsOf(player).filter((call) => call.action === 'credit').length).toBeGreaterThanOrEqual(1);
+    expect(await roundOf(round)).toMatchObject({ status: 'closed', total_bet: '20.0000', total_win: '50.0000' });
   });
 });
 

@@ -103,13 +103,13 @@ export async function writesBy(sql: Sql, account: Account): Promise<{ sessions: 
  * A migrated database of its own, for tests that change reference data (providers, currencies)
  * other files rely on: `owner` acts as the database owner, `endpoint` is the handler's pool.
  */
-export async function isolatedDatabase(name: string): Promise<{ owner: Sql; endpoint: Sql }> {
+export async function isolatedDatabase(name: string): Promise<{ owner: Sql; endpoint: Sql; url: string }> {
   const url = await freshMigratedDatabase(inject('databaseUrl'), `cgs_sessions_${name}`);
   await importFixtureCatalogue(url);
   const owner = postgres(url, { max: 2, onnotice: () => {} });
   const endpoint = connectDatabase(url, { max: 2 });
   afterAll(() => Promise.all([owner.end(), endpoint.end()]));
-  return { owner, endpoint };
+  return { owner, endpoint, url };
 }
 
 /**
