@@ -1,7 +1,9 @@
-// Game rounds through the provider API, transfer mode, served by Deno as `npm start` serves it:
+// Game rounds through the provider API, served by Deno as `npm start` serves it:
 // - bet+win pairs (each connection a player: a bet, then the win closing its round) at concurrency
-//   16 and 64, against the floor (the same engine calls from Node with the function's pool): at
-//   least 0.6 of the floor, p99 under 25 ms, zero errors, and one round transaction per 200;
+//   16 and 64, in transfer mode and in seamless mode (each bet and win a signed call to the
+//   reference operator wallet, on loopback), against the floor (the same engine calls, and wallet
+//   calls, from Node with the function's pool): at least 0.6 of the floor, p99 under 25 ms, zero
+//   errors, and one round transaction per 200;
 // - the hot float: 64 players betting at once for 1, 10 and 100 operators (a float per operator and
 //   currency, one wallet row each): how far one row's lock holds an operator back. Reported.
 import type { Request } from 'autocannon';
@@ -11,6 +13,8 @@ import { serveFunction } from '../scripts/lib/deno-function.ts';
 import { freePort } from '../scripts/lib/embedded-postgres.ts';
 import { connectDatabase, databaseDefaults } from '../supabase/functions/_shared/database.ts';
 import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
+import { makeWalletCall } from '../supabase/functions/_shared/wallet-call.ts';
+import { startReferenceWallet } from '../tests/helpers/reference-wallet.ts';
 import { httpLoad, nodeLoad } from './lib/drive.ts';
 import type { Section } from './lib/section.ts';
 import { type LoadResult, throughput } from './sessions/load.ts';
@@ -33,7 +37,10 @@ export const gameRounds: Section = {
     await importFixtureCatalogue(url);
     const admin = postgres(url, { max: 2, onnotice: () => {} });
     const floorSql = connectDatabase(url, { ...databaseDefaults, applicationName: 'bench-rounds-floor' });
-    const served = await serveFunction({ databaseUrl: url, port: await freePort() });
+    const served = await serveFunction({ databaseUrl: url, port: await freePort(), env: { ALLOW_PRIVATE_URLS: 'true' } });
+    // One wallet for every seamless operator: their secrets are set to its one below.
+    const secret = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64')}`;
+    const wallet = await startReferenceWallet(secret, '1000000000000');
     try {
       log(`rounds: ${OPERATORS} operators, ${PLAYERS} players each`);
       const operatorKeys = await issueOperatorKeys(admin, OPERATORS, 1);
@@ -41,43 +48,52 @@ export const gameRounds: Section = {
         insert into public.wallet (client_id, currency_code) select client_id, 'EUR' from public.api_key`;
       await admin`select public.record_transaction(client_id, 'EUR', 'deposit', 1e12) from public.api_key`;
       const [{ key: providerKey }] = await admin`select key from public.issue_provider_key('pragmatic-play')`;
+      const seamlessKeys = await issueOperatorKeys(admin, OPERATORS, 1, 'seamless');
+      await admin`select private.change_wallet_settings(client_id, true, 'seamless', ${wallet.url}, false)
+                  from public.api_key where key_prefix like 'cgs_live_%' and client_id in (
+                    select id from auth.users where email like 'seamless%')`;
+      await admin`update private.wallet_secret set secret = ${secret}`;
       // players[operator][n]: each operator's sessions, made as an operator makes them.
-      const players = await Promise.all(operatorKeys.map(async (key) => {
+      const sessionsOf = (keys: string[]) => Promise.all(keys.map(async (key) => {
         const made: Player[] = [];
         for (let n = 0; n < PLAYERS; n++) made.push(await newSession(served.url, key, n));
         return made;
       }));
-      const playerOf = (operators: number) => (n: number) => players[n % operators][Math.floor(n / operators) % PLAYERS];
+      const [players, seamlessPlayers] = [await sessionsOf(operatorKeys), await sessionsOf(seamlessKeys)];
+      const playerOf = (operators: number, of = players) => (n: number) => of[n % operators][Math.floor(n / operators) % PLAYERS];
 
       let run = 0;
-      const endpoint = (concurrency: number, operators: number) =>
-        betsAndWins(served.url, providerKey, concurrency, playerOf(operators), `r${run++}`);
-      const floor = (concurrency: number, operators: number) =>
-        floorBetsAndWins(floorSql, sha256Hex(providerKey), concurrency, playerOf(operators), `f${run++}`);
+      const endpoint = (concurrency: number, operators: number, of = players) =>
+        betsAndWins(served.url, providerKey, concurrency, playerOf(operators, of), `r${run++}`);
+      const floor = (concurrency: number, operators: number, of = players) =>
+        floorBetsAndWins(floorSql, sha256Hex(providerKey), concurrency, playerOf(operators, of), `f${run++}`);
       const rows = async () => (await admin`select count(*)::int as n from public.round_transaction`)[0].n as number;
 
       const table: string[][] = [];
       const misses: string[] = [];
-      for (const concurrency of [16, 64]) {
-        log(`  bet+win pairs, concurrency ${concurrency}`);
-        await endpoint(concurrency, OPERATORS); // warm-up
-        const before = await rows();
-        const served_ = await endpoint(concurrency, OPERATORS);
-        const written = (await rows()) - before;
-        const base = await floor(concurrency, OPERATORS);
-        const ratio = throughput(served_) / throughput(base);
-        const missed = [
-          ...(served_.errors ? [`${served_.errors} errors`] : []),
-          ...(written !== served_.ok ? [`${written} rows for ${served_.ok} answers`] : []),
-          ...(served_.p99 >= TARGET.p99Ms ? [`p99 ${served_.p99.toFixed(1)} ms >= ${TARGET.p99Ms}`] : []),
-          ...(ratio < TARGET.ratio ? [`ratio ${ratio.toFixed(2)} < ${TARGET.ratio}`] : []),
-        ];
-        if (missed.length) misses.push(`concurrency ${concurrency}: ${missed.join('; ')}`);
-        table.push([
-          `bet+win, concurrency ${concurrency}, ${OPERATORS} operators`, throughput(served_).toFixed(0), throughput(base).toFixed(0),
-          ratio.toFixed(2), `${served_.p50.toFixed(2)} / ${served_.p99.toFixed(2)}`, `${base.p50.toFixed(2)} / ${base.p99.toFixed(2)}`,
-          `${served_.errors}`, `${written} / ${served_.ok}`, missed.length ? 'MISSED' : 'met',
-        ]);
+      for (const [mode, of] of [['transfer', players], ['seamless', seamlessPlayers]] as const) {
+        for (const concurrency of [16, 64]) {
+          log(`  ${mode}: bet+win pairs, concurrency ${concurrency}`);
+          await endpoint(concurrency, OPERATORS, of); // warm-up
+          const before = await rows();
+          const served_ = await endpoint(concurrency, OPERATORS, of);
+          const written = (await rows()) - before;
+          const base = await floor(concurrency, OPERATORS, of);
+          const ratio = throughput(served_) / throughput(base);
+          const missed = [
+            ...(served_.errors ? [`${served_.errors} errors`] : []),
+            ...(written !== served_.ok ? [`${written} rows for ${served_.ok} answers`] : []),
+            ...(served_.p99 >= TARGET.p99Ms ? [`p99 ${served_.p99.toFixed(1)} ms >= ${TARGET.p99Ms}`] : []),
+            ...(ratio < TARGET.ratio ? [`ratio ${ratio.toFixed(2)} < ${TARGET.ratio}`] : []),
+          ];
+          if (missed.length) misses.push(`${mode}, concurrency ${concurrency}: ${missed.join('; ')}`);
+          table.push([
+            `${mode}: bet+win, concurrency ${concurrency}, ${OPERATORS} operators`, throughput(served_).toFixed(0),
+            throughput(base).toFixed(0), ratio.toFixed(2), `${served_.p50.toFixed(2)} / ${served_.p99.toFixed(2)}`,
+            `${base.p50.toFixed(2)} / ${base.p99.toFixed(2)}`, `${served_.errors}`, `${written} / ${served_.ok}`,
+            missed.length ? 'MISSED' : 'met',
+          ]);
+        }
       }
       for (const operators of [1, 10, 100]) {
         log(`  hot float: ${PLAYERS} players over ${operators} operator(s)`);
@@ -89,12 +105,13 @@ export const gameRounds: Section = {
         ]);
       }
       return {
-        title: 'Game rounds (provider API, transfer mode)',
+        title: 'Game rounds (provider API, transfer and seamless modes)',
         intro: [
-          `${OPERATORS} operators with a EUR float each, ${PLAYERS} sessions each, one provider key. Each connection is a ` +
+          `${OPERATORS} operators with a EUR float each, ${OPERATORS} more in seamless mode (the reference operator wallet, ` +
+            `a Node server on loopback in the bench's own process), ${PLAYERS} sessions each, one provider key. Each connection is a ` +
             'player sending a bet, then the win that closes its round, and again, through the function under Deno; ' +
-            'the floor is the same two engine calls (private.round_bet, round_win) from Node with the function\'s ' +
-            `pool. Each case ${SECONDS} s after a warm-up; every request sent is answered. Targets: ratio >= ` +
+            'the floor is the same two engine calls (private.round_bet, round_win, and in seamless mode the wallet call ' +
+            `and private.finish_wallet_call) from Node with the function's pool. Each case ${SECONDS} s after a warm-up; every request sent is answered. Targets: ratio >= ` +
             `${TARGET.ratio}, p99 < ${TARGET.p99Ms} ms, zero errors, round transactions written = 200 answers. ` +
             'The hot float spreads the players over fewer operators, down to one wallet row for all of them.',
         ],
@@ -108,7 +125,7 @@ export const gameRounds: Section = {
       };
     } finally {
       await served.stop();
-      await Promise.all([admin.end(), floorSql.end()]);
+      await Promise.all([admin.end(), floorSql.end(), wallet.close()]);
     }
   },
 };
@@ -159,11 +176,14 @@ function floorBetsAndWins(sql: Sql, keyHash: string, concurrency: number, player
     const round = `${tag}-${caller}-${n >> 1}`;
     const session = player(caller).sessionId;
     const fingerprint = sha256Hex(`${round}-${n}`);
-    const [result] = n % 2 === 0
+    let [result] = n % 2 === 0
       ? await sql`select outcome, body::text from private.round_bet(${keyHash}, ${session}::uuid, ${`${round}-b`}, ${round},
           ${'1'}::numeric, ${false}, ${fingerprint})`
       : await sql`select outcome, body::text from private.round_win(${keyHash}, ${session}::uuid, ${`${round}-w`}, ${round},
           ${'1'}::numeric, ${true}, ${null}, ${fingerprint})`;
+    if (result.outcome === 'wallet_call') {
+      result = await makeWalletCall(sql, JSON.parse(result.body), { timeoutMs: 3_000, allowPrivateUrls: true });
+    }
     if (result.outcome !== 'ok') throw new Error(result.outcome);
   });
 }

@@ -2,10 +2,10 @@
 // does (the sign-up trigger makes them clients), each with API keys issued as `npm run key` does.
 import type { Sql } from 'postgres';
 
-export async function issueOperatorKeys(sql: Sql, clients: number, keysPerClient: number): Promise<string[]> {
+export async function issueOperatorKeys(sql: Sql, clients: number, keysPerClient: number, name = 'operator'): Promise<string[]> {
   const accounts = await sql<{ id: string }[]>`
     insert into auth.users (id, aud, role, email, raw_user_meta_data, raw_app_meta_data, created_at, updated_at)
-    select gen_random_uuid(), 'authenticated', 'authenticated', 'operator' || g || '@bench.test', '{}',
+    select gen_random_uuid(), 'authenticated', 'authenticated', ${name} || g || '@bench.test', '{}',
            '{"provider":"email"}', now(), now()
     from generate_series(1, ${clients}) g
     returning id`;
