@@ -49,23 +49,24 @@ if (await demoKeyIsActive(target.url)) {
 }
 
 // Webhook deliveries and seamless wallet retries: what the deliver function does on a schedule when
-// deployed, on a timer here.
+// deployed, continuously here (a round of a second at a time, polling every 200 ms while idle).
 const deliverySql = connectDatabase(target.url, { max: 2 });
-let draining = false;
-const deliveries = setInterval(() => {
-  if (draining) return;
-  draining = true;
-  drainDeliveries(deliverySql, 900, { allowPrivateUrls: true })
-    .then((counts) => (counts.claimed || counts.wallet_calls) && console.log(`[deliver] ${JSON.stringify(counts)}`))
-    .catch((error) => console.error(`[deliver] ${(error as Error).message}`))
-    .finally(() => (draining = false));
-}, 1000);
-
 let stopping = false;
+const deliveries = (async () => {
+  while (!stopping) {
+    await drainDeliveries(deliverySql, 1000, { allowPrivateUrls: true, idleMs: 200, stop: () => stopping })
+      .then((counts) => (counts.claimed || counts.wallet_calls) && console.log(`[deliver] ${JSON.stringify(counts)}`))
+      .catch(async (error) => {
+        console.error(`[deliver] ${(error as Error).message}`);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      });
+  }
+})();
+
 async function shutdown() {
   if (stopping) return;
   stopping = true;
-  clearInterval(deliveries);
+  await deliveries;
   await deliverySql.end();
   await served.stop();
   await target.stop();

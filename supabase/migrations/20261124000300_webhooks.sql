@@ -597,8 +597,9 @@ create trigger api_key_revoked_event
   execute function private.event_for_api_key();
 
 -- ============================================================================================
--- The schedule (hosted): pg_cron calls the deliver function every minute through pg_net, with the
--- project's URL and service key from Vault, as Supabase documents for scheduled functions. Where
+-- The schedule (hosted): pg_cron calls the deliver function every 10 seconds through pg_net, with
+-- the project's URL and service key from Vault, as Supabase documents for scheduled functions (each
+-- call polls for 9 s, so a runner is nearly always there). Where
 -- pg_cron, pg_net or those two secrets are missing (the embedded default, a bare Postgres) it says
 -- what is missing and schedules nothing; run it again once they exist.
 -- ============================================================================================
@@ -614,14 +615,14 @@ begin
     return 'not scheduled: Vault is needed (secrets project_url and service_role_key)';
   end if;
   execute $sql$
-    select cron.schedule('deliver-webhooks', '* * * * *', $cmd$
+    select cron.schedule('deliver-webhooks', '10 seconds', $cmd$
       select net.http_post(
         url := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url') || '/functions/v1/deliver',
         headers := jsonb_build_object('Authorization', 'Bearer ' ||
           (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key')))
     $cmd$)
   $sql$;
-  return 'scheduled: deliver-webhooks, every minute';
+  return 'scheduled: deliver-webhooks, every 10 seconds';
 end;
 $$;
 revoke execute on function private.schedule_webhook_deliveries from public, anon, authenticated, service_role;

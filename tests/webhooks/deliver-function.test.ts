@@ -23,7 +23,7 @@ beforeAll(async () => {
   const url = await freshMigratedDatabase(inject('databaseUrl'), 'cgs_deliver_function');
   owner = postgres(url, { max: 2, onnotice: () => {} });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  served = await serveFunction({ name: 'deliver', databaseUrl: url, port: await freePort(), env: { ALLOW_PRIVATE_URLS: 'true' } });
+  served = await serveFunction({ name: 'deliver', databaseUrl: url, port: await freePort(), env: { ALLOW_PRIVATE_URLS: 'true', DELIVER_BUDGET_MS: '300' } });
 });
 afterAll(async () => {
   await served?.stop();
@@ -61,9 +61,9 @@ describe('the schedule', () => {
     expect((await owner`select private.schedule_webhook_deliveries() as said`)[0].said)
       .toBe('not scheduled: Vault is needed (secrets project_url and service_role_key)');
     await owner`create view vault.decrypted_secrets as select 'project_url'::text as name, 'https://ref.supabase.co'::text as decrypted_secret`;
-    expect((await owner`select private.schedule_webhook_deliveries() as said`)[0].said).toBe('scheduled: deliver-webhooks, every minute');
+    expect((await owner`select private.schedule_webhook_deliveries() as said`)[0].said).toBe('scheduled: deliver-webhooks, every 10 seconds');
     const [job] = await owner`select * from cron.jobs`;
-    expect(job).toMatchObject({ name: 'deliver-webhooks', schedule: '* * * * *' });
+    expect(job).toMatchObject({ name: 'deliver-webhooks', schedule: '10 seconds' });
     expect(job.command).toContain("'/functions/v1/deliver'");
     expect(job.command).toContain('service_role_key');
   });

@@ -80,14 +80,23 @@ async function deliver(sql: Sql, delivery: Claimed, options: DeliveryOptions): P
   return finished.finish_delivery;
 }
 
-/** Rounds of deliveries until none is due or `budgetMs` has passed: what each outcome counted. */
-export async function drainDeliveries(sql: Sql, budgetMs: number, options: DeliveryOptions = {}): Promise<Record<string, number>> {
+/**
+ * Rounds of deliveries until `budgetMs` has passed, or sooner once none is due; with `idleMs`, it
+ * keeps polling that often while idle until the budget is spent, so a runner started on a schedule
+ * sends what is written meanwhile within about `idleMs`. What each outcome counted.
+ */
+export async function drainDeliveries(
+  sql: Sql, budgetMs: number, options: DeliveryOptions & { idleMs?: number; stop?: () => boolean } = {},
+): Promise<Record<string, number>> {
   const deadline = Date.now() + budgetMs;
   const total: Record<string, number> = { claimed: 0 };
   const batch = options.batch ?? 50;
-  for (;;) {
+  while (!options.stop?.()) {
     const counts = await runDeliveries(sql, { ...options, batch });
     for (const [outcome, n] of Object.entries(counts)) total[outcome] = (total[outcome] ?? 0) + n;
-    if ((counts.claimed < batch && (counts.wallet_calls ?? 0) < batch) || Date.now() >= deadline) return total;
+    const idle = counts.claimed < batch && (counts.wallet_calls ?? 0) < batch;
+    if (Date.now() >= deadline || (idle && options.idleMs === undefined)) break;
+    if (idle) await new Promise((resolve) => setTimeout(resolve, Math.min(options.idleMs!, Math.max(0, deadline - Date.now()))));
   }
+  return total;
 }

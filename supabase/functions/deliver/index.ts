@@ -1,7 +1,9 @@
-// Edge Function: drains the webhook deliveries and seamless wallet calls that are due, called on a schedule (pg_cron with
-// pg_net, deployed; `npm start` runs the same runner on a timer locally). Each call works for up to
-// DELIVER_BUDGET_MS (20 s by default), a batch at a time, and answers what it did. Hosted, Supabase
-// checks the caller's JWT (the service key the schedule sends) before it runs.
+// Edge Function: sends the webhook deliveries and seamless wallet calls that are due, called on a
+// schedule (pg_cron with pg_net every 10 seconds, deployed; `npm start` runs the same runner
+// locally). Each call works for DELIVER_BUDGET_MS (9 s by default), a batch at a time, polling every
+// DELIVER_IDLE_MS (250 ms) while nothing is due, so what is written is sent within about that even
+// between calls; then it answers what it did. Hosted, Supabase checks the caller's JWT (the service
+// key the schedule sends) before it runs.
 import { connectDatabase, databaseOptionsFromEnv } from '../_shared/database.ts';
 import { drainDeliveries } from '../_shared/deliveries.ts';
 import { booleanSetting, positiveSetting } from '../_shared/settings.ts';
@@ -12,7 +14,8 @@ const env = (name: string) => Deno.env.get(name) || undefined;
 const databaseUrl = env('SUPABASE_DB_URL') ?? env('DATABASE_URL');
 if (!databaseUrl) throw new Error('SUPABASE_DB_URL (or DATABASE_URL) is not set');
 const sql = connectDatabase(databaseUrl, databaseOptionsFromEnv(env));
-const budgetMs = positiveSetting(env, 'DELIVER_BUDGET_MS', { fallback: 20_000, integer: true, max: 120_000 });
+const budgetMs = positiveSetting(env, 'DELIVER_BUDGET_MS', { fallback: 9_000, integer: true, max: 120_000 });
+const idleMs = positiveSetting(env, 'DELIVER_IDLE_MS', { fallback: 250, integer: true, max: 60_000 });
 const allowPrivateUrls = booleanSetting(env, 'ALLOW_PRIVATE_URLS', false);
 const walletTimeoutMs = positiveSetting(env, 'WALLET_TIMEOUT_MS', { ...WALLET_TIMEOUT_MS, integer: true });
 
@@ -23,7 +26,7 @@ Deno.serve(
     : {},
   async (request) => {
     if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
-    const counts = await drainDeliveries(sql, budgetMs, { allowPrivateUrls, walletTimeoutMs });
+    const counts = await drainDeliveries(sql, budgetMs, { allowPrivateUrls, walletTimeoutMs, idleMs });
     return new Response(JSON.stringify(counts), { headers: { 'content-type': 'application/json' } });
   },
 );
