@@ -1,0 +1,102 @@
+// The delivery runner under faults, on a database of its own: a receiver that closes the connection;
+// a runner that dies holding a claim; the database going down while a delivery is in flight. After
+// each, the event is delivered: at least once, with the same webhook-id every time, so a receiver
+// that keys on it applies it once.
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Sql } from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
+import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { signUp } from '../helpers/db.ts';
+import { databaseProxy } from '../helpers/db-proxy.ts';
+import { isolatedDatabase } from '../sessions/helpers.ts';
+
+const local = { allowPrivateUrls: true };
+let owner: Sql;
+let runner: Sql;
+let databaseUrl: string;
+let client: string;
+let url: string;
+const secret = `whsec_${randomBytes(32).toString('base64')}`;
+const received: string[] = [];
+let behaviour: 'answer' | 'hang up' | 'slow' = 'answer';
+const server = createServer((req, res) => {
+  req.resume().on('end', async () => {
+    received.push(req.headers['webhook-id'] as string);
+    if (behaviour === 'hang up') return req.socket.destroy();
+    if (behaviour === 'slow') await new Promise((resolve) => setTimeout(resolve, 300));
+    res.writeHead(204).end();
+  });
+});
+
+beforeAll(async () => {
+  ({ owner, endpoint: runner, url: databaseUrl } = await isolatedDatabase('delivery_faults'));
+  client = (await signUp(owner, 'faults')).id;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  const [endpoint] = await owner`
+    insert into public.webhook_endpoint (client_id, livemode, url, secret_prefix) values (${client}, true, ${url}, ${secret.slice(0, 12)})
+    returning id`;
+  await owner`insert into private.webhook_secret (endpoint_id, secret) values (${endpoint.id}, ${secret})`;
+});
+afterAll(() => new Promise((resolve) => {
+  server.closeAllConnections();
+  server.close(resolve);
+}));
+
+async function pendingEvent(): Promise<{ event: string; delivery: string }> {
+  const [event] = await owner`select private.emit_event(${client}, true, 'test.fault', '{}') as id`;
+  const [delivery] = await owner`select id from public.webhook_delivery where event_id = ${event.id}`;
+  return { event: event.id, delivery: delivery.id };
+}
+const statusOf = async (delivery: string) => (await owner`select status from public.webhook_delivery where id = ${delivery}`)[0].status;
+/** The lease of every claim over, as after its time. */
+const leasesOver = () => owner`update public.webhook_delivery set next_attempt_at = now() where status = 'pending'`;
+
+describe('deliveries under faults', () => {
+  it('a receiver that hangs up is a failed attempt, retried', async () => {
+    behaviour = 'hang up';
+    const { event, delivery } = await pendingEvent();
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, retrying: 1 });
+    const [attempt] = await owner`select status_code, error from public.webhook_attempt where delivery_id = ${delivery}`;
+    expect(attempt).toEqual({ status_code: null, error: 'the endpoint could not be reached' });
+    behaviour = 'answer';
+    await leasesOver();
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, delivered: 1 });
+    expect(received.filter((id) => id === event)).toHaveLength(2);
+  });
+
+  it('a claim whose runner died returns after its lease, and the event goes out with the same webhook-id', async () => {
+    behaviour = 'answer';
+    const { event, delivery } = await pendingEvent();
+    // A runner claims it, sends it, and dies before it can say how it went.
+    const [claimed] = await runner`select * from private.claim_deliveries(10, 60)`;
+    expect(claimed.delivery_id).toBe(delivery);
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 0 });
+    await leasesOver();
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, delivered: 1 });
+    expect(await statusOf(delivery)).toBe('delivered');
+    expect((await owner`select attempts from public.webhook_delivery where id = ${delivery}`)[0].attempts).toBe(2);
+    expect(received.filter((id) => id === event)).toHaveLength(1);
+  });
+
+  it('the database going down mid-delivery loses nothing: the claim returns and the event goes out again', async () => {
+    const proxy = await databaseProxy(databaseUrl);
+    const viaProxy = connectDatabase(proxy.url, { max: 2 });
+    behaviour = 'slow';
+    const { event, delivery } = await pendingEvent();
+    const run = runDeliveries(viaProxy, local).then(() => 'finished', (error: Error) => error.message);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await proxy.down();
+    expect(await run).toMatch(/ECONNREFUSED|CONNECTION|closed/i);
+    await proxy.up();
+    await viaProxy.end();
+    behaviour = 'answer';
+    expect(await statusOf(delivery)).toBe('pending');
+    await leasesOver();
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, delivered: 1 });
+    expect(received.filter((id) => id === event)).toHaveLength(2);
+  });
+});
