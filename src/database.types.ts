@@ -64,6 +64,33 @@ export type Database = {
         };
         Relationships: [];
       };
+      "client_jurisdiction": {
+        Row: {
+          "client_id": string;
+          "created_at": string;
+          "jurisdiction_code": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "client_id": string;
+          "created_at"?: string;
+          "jurisdiction_code": string;
+        };
+        Update: {
+          "client_id"?: string;
+          "created_at"?: string;
+          "jurisdiction_code"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "client_jurisdiction_jurisdiction_code_fkey";
+            columns: ["jurisdiction_code"];
+            isOneToOne: false;
+            referencedRelation: "jurisdiction";
+            referencedColumns: ["code"];
+          },
+        ];
+      };
       "contact_submission": {
         Row: {
           "company": string | null;
@@ -166,6 +193,7 @@ export type Database = {
           "demo": boolean;
           "features": (string)[];
           "id": string;
+          "jurisdictions": (string)[] | null;
           "name": string;
           "platforms": (string)[];
           "provider_id": string;
@@ -186,6 +214,7 @@ export type Database = {
           "demo"?: boolean;
           "features"?: (string)[];
           "id"?: string;
+          "jurisdictions"?: (string)[] | null;
           "name": string;
           "platforms"?: (string)[];
           "provider_id": string;
@@ -205,6 +234,7 @@ export type Database = {
           "demo"?: boolean;
           "features"?: (string)[];
           "id"?: string;
+          "jurisdictions"?: (string)[] | null;
           "name"?: string;
           "platforms"?: (string)[];
           "provider_id"?: string;
@@ -232,6 +262,7 @@ export type Database = {
           "created_at": string;
           "games_count": number;
           "id": string;
+          "jurisdictions": (string)[];
           "logo_url": string | null;
           "name": string;
           "slug": string;
@@ -244,6 +275,7 @@ export type Database = {
           "created_at"?: string;
           "games_count"?: number;
           "id"?: string;
+          "jurisdictions"?: (string)[];
           "logo_url"?: string | null;
           "name": string;
           "slug": string;
@@ -255,6 +287,7 @@ export type Database = {
           "created_at"?: string;
           "games_count"?: number;
           "id"?: string;
+          "jurisdictions"?: (string)[];
           "logo_url"?: string | null;
           "name"?: string;
           "slug"?: string;
@@ -402,6 +435,72 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: "game_provider";
             referencedColumns: ["id"];
+          },
+        ];
+      };
+      "jurisdiction": {
+        Row: {
+          "autoplay_allowed": boolean;
+          "blocked_countries": (string)[];
+          "bonus_buy_allowed": boolean;
+          "code": string;
+          "countries": (string)[];
+          "kyc_required": boolean;
+          "max_stake": number | null;
+          "max_stake_currency": string | null;
+          "min_round_ms": number | null;
+          "name": string;
+          "reality_check_minutes": number | null;
+          "regulator": string;
+          "show_net_position": boolean;
+          "show_session_time": boolean;
+          "turbo_allowed": boolean;
+          "updated_at": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "autoplay_allowed"?: boolean;
+          "blocked_countries"?: (string)[];
+          "bonus_buy_allowed"?: boolean;
+          "code": string;
+          "countries"?: (string)[];
+          "kyc_required"?: boolean;
+          "max_stake"?: number | null;
+          "max_stake_currency"?: string | null;
+          "min_round_ms"?: number | null;
+          "name": string;
+          "reality_check_minutes"?: number | null;
+          "regulator": string;
+          "show_net_position"?: boolean;
+          "show_session_time"?: boolean;
+          "turbo_allowed"?: boolean;
+          "updated_at"?: string;
+        };
+        Update: {
+          "autoplay_allowed"?: boolean;
+          "blocked_countries"?: (string)[];
+          "bonus_buy_allowed"?: boolean;
+          "code"?: string;
+          "countries"?: (string)[];
+          "kyc_required"?: boolean;
+          "max_stake"?: number | null;
+          "max_stake_currency"?: string | null;
+          "min_round_ms"?: number | null;
+          "name"?: string;
+          "reality_check_minutes"?: number | null;
+          "regulator"?: string;
+          "show_net_position"?: boolean;
+          "show_session_time"?: boolean;
+          "turbo_allowed"?: boolean;
+          "updated_at"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "jurisdiction_max_stake_currency_fkey";
+            columns: ["max_stake_currency"];
+            isOneToOne: false;
+            referencedRelation: "currency";
+            referencedColumns: ["code"];
           },
         ];
       };

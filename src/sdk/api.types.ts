@@ -521,6 +521,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/jurisdictions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the jurisdictions
+         * @description Every jurisdiction with its rules, and whether you hold its licence. Illustrative regimes, not legal advice.
+         */
+        get: operations["listJurisdictions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/jurisdictions/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a jurisdiction
+         * @description One jurisdiction and its rules; an unknown code is `404`.
+         */
+        get: operations["getJurisdiction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -1092,6 +1132,42 @@ export interface components {
             /** @description A disabled endpoint gets no new deliveries. */
             enabled?: boolean;
             description?: string | null;
+        };
+        Jurisdiction: {
+            /** @description `MT`, `GB`, `SE`, `ON`, `CW`, ... */
+            code: string;
+            name: string;
+            regulator: string;
+            /** @description Sessions need `kyc_status` `verified`. */
+            kyc_required: boolean;
+            /** @description Where its licence lets you take players (ISO 3166-1 alpha-2); empty: anywhere not blocked. */
+            countries: string[];
+            blocked_countries: string[];
+            rules: components["schemas"]["JurisdictionRules"];
+            updated_at: components["schemas"]["DateTime"];
+            /** @description Whether you hold its licence: only those can name it in a session. */
+            licensed: boolean;
+        };
+        /** @description What the game must honour; the launch token carries them. */
+        JurisdictionRules: {
+            autoplay_allowed: boolean;
+            /** @description Turbo or quick spin. */
+            turbo_allowed: boolean;
+            bonus_buy_allowed: boolean;
+            /** @description The shortest a round may take. */
+            min_round_ms: number | null;
+            show_net_position: boolean;
+            show_session_time: boolean;
+            max_stake: components["schemas"]["Amount"] | null;
+            max_stake_currency: string | null;
+            /** @description The default reality-check interval. */
+            reality_check_minutes: number | null;
+        };
+        JurisdictionList: {
+            data: components["schemas"]["Jurisdiction"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
         };
     };
     responses: {
@@ -2744,6 +2820,80 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listJurisdictions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Revalidate with If-None-Match. */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A hash of the body: send it back as If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JurisdictionList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJurisdiction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example GB */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The jurisdiction. */
+            200: {
+                headers: {
+                    /** @description Revalidate with If-None-Match. */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A hash of the body: send it back as If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Jurisdiction"];
+                };
+            };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];

@@ -12,6 +12,7 @@ export type { RetryOptions } from './retry.ts';
 export type {
   CreatedSession,
   Currency,
+  Jurisdiction,
   FieldError,
   Game,
   GameListQuery,

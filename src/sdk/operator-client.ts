@@ -6,6 +6,7 @@ import { RETRYABLE_STATUSES, retryDelayMs, type RetryOptions, retryPolicy, sleep
 import type {
   CreatedSession,
   Currency,
+  Jurisdiction,
   Game,
   GameListQuery,
   GameSession,
@@ -83,6 +84,10 @@ export interface OperatorClient {
   };
   providers: ListMethods<Provider, PageQuery>;
   currencies: ListMethods<Currency, PageQuery>;
+  jurisdictions: ListMethods<Jurisdiction, PageQuery> & {
+    /** One jurisdiction and the rules its sessions follow, by code (`GB`, `MT`, ...). */
+    get(code: string, options?: RequestOptions): Promise<Jurisdiction>;
+  };
   wallets: ListMethods<Wallet, PageQuery>;
   transactions: ListMethods<Transaction, TransactionListQuery>;
   rounds: ListMethods<Round, RoundListQuery> & {
@@ -237,6 +242,11 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
     },
     providers: listOf<Provider, PageQuery>('/v3/providers'),
     currencies: listOf<Currency, PageQuery>('/v3/currencies'),
+    jurisdictions: {
+      ...listOf<Jurisdiction, PageQuery>('/v3/jurisdictions'),
+      get: (code, { signal } = {}) =>
+        call<Jurisdiction>({ method: 'GET', path: `/v3/jurisdictions/${encodeURIComponent(code)}`, signal }),
+    },
     wallets: listOf<Wallet, PageQuery>('/v3/wallets'),
     transactions: listOf<Transaction, TransactionListQuery>('/v3/transactions'),
     rounds: {

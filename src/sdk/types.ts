@@ -21,6 +21,7 @@ type CamelCased<T> = { [K in keyof T as CamelCase<K & string>]: T[K] };
 export type Game = Schemas['Game'];
 export type Provider = Schemas['Provider'];
 export type Currency = Schemas['Currency'];
+export type Jurisdiction = Schemas['Jurisdiction'];
 export type Wallet = Schemas['Wallet'];
 export type Transaction = Schemas['Transaction'];
 export type Round = Schemas['Round'];

@@ -32,6 +32,7 @@ describe('the policy pattern', () => {
       'currency SELECT anon,authenticated,staff',
       'game SELECT anon,authenticated',
       'game_provider SELECT anon,authenticated,staff',
+      'jurisdiction SELECT authenticated,staff',
     ]);
     expect(all.every((p) => p.roles.every((role) => ['anon', 'authenticated', 'staff'].includes(role)))).toBe(true);
   });
@@ -45,7 +46,7 @@ describe('the policy pattern', () => {
   it('lets staff read with no condition and write only while is_staff() holds', async () => {
     const staff = (await policies()).filter((p) => p.roles.length === 1 && p.roles[0] === 'staff');
     const reads = staff.filter((p) => p.cmd === 'SELECT');
-    expect(reads.map((p) => p.table)).toEqual(['api_key', 'app_setting', 'contact_submission', 'event', 'game', 'game_round',
+    expect(reads.map((p) => p.table)).toEqual(['api_key', 'app_setting', 'client_jurisdiction', 'contact_submission', 'event', 'game', 'game_round',
       'game_session', 'profile', 'provider_key', 'round_transaction', 'support_ticket', 'support_ticket_message', 'transaction',
       'user_role', 'wallet', 'wallet_call', 'wallet_setting', 'webhook_attempt', 'webhook_delivery', 'webhook_endpoint']);
     expect(reads.filter((p) => p.qual !== 'true')).toEqual([]);

@@ -99,13 +99,17 @@ describe('lists and reads', () => {
     expect(await client.games.get(ids[0])).toMatchObject({ game_id: ids[0], provider: 'pragmatic-play' });
   });
 
-  it('sends camelCased filters as the API\'s parameters, and reads sessions, providers, currencies, wallets, transactions', async () => {
+  it('sends camelCased filters as the API\'s parameters, and reads sessions, providers, currencies, jurisdictions, wallets, transactions', async () => {
     const client = operatorClient();
     const playerId = `sdk-list-${randomUUID()}`;
     const created = await client.sessions.create({ ...input, playerId });
     expect((await client.sessions.list({ playerId })).data.map((s) => s.id)).toEqual([created.id]);
     expect((await client.providers.list()).data.map((p) => p.slug)).toContain('pragmatic-play');
     expect((await client.currencies.list({ limit: 1 })).data).toHaveLength(1);
+    const codes: string[] = [];
+    for await (const jurisdiction of client.jurisdictions.iterate({ limit: 2 })) codes.push(jurisdiction.code);
+    expect(codes).toEqual(expect.arrayContaining(['GB', 'MT', 'ON']));
+    expect(await client.jurisdictions.get('GB')).toMatchObject({ code: 'GB', rules: { autoplay_allowed: false }, licensed: false });
     expect(await client.wallets.list()).toEqual({ data: [], next_cursor: null, has_more: false });
     expect((await client.transactions.list({ createdAfter: '2026-01-01T00:00:00Z' })).data).toEqual([]);
     await expect(client.transactions.list({ createdAfter: 'yesterday' })).rejects.toMatchObject({

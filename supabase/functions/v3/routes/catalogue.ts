@@ -1,12 +1,14 @@
 // What an operator reads of the catalogue: GET /v3/games (filters, cursor pages, ETag), GET
-// /v3/games/{game_id}, GET /v3/providers and GET /v3/currencies. Active rows only: what can be
-// launched. Each request is one database call that checks the key too; a caller without a working
+// /v3/games/{game_id}, GET /v3/providers and GET /v3/currencies (active rows only: what can be
+// launched), and the jurisdictions whose rules sessions follow, GET /v3/jurisdictions and
+// /v3/jurisdictions/{code}. Each request is one database call that checks the key too; a caller without a working
 // key gets 401 before any validation answer.
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
 import { conditionalResponse, etagOf } from '../../_shared/http.ts';
 import { CURSOR_UUID, pageJson, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
 import { Problem } from '../../_shared/problem.ts';
+import type { Sql } from '../../_shared/database.ts';
 import type { ApiContext } from '../context.ts';
 import { parameterContract, queryContract } from '../contract.ts';
 import { splitGameId } from '../session-request.ts';
@@ -15,8 +17,26 @@ import { resource } from './resource.ts';
 const GAME_CODE = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
 const gamesQuery = queryContract('/v3/games');
 const isGameId = parameterContract('/v3/games/{game_id}', 'get', 'path', 'game_id');
-const providersQuery = queryContract('/v3/providers');
-const currenciesQuery = queryContract('/v3/currencies');
+type Item = Record<string, unknown>;
+type ReferenceRow = { authorized: boolean; item: Item | null };
+
+/** The short lists, read whole and paged by their key. */
+const referenceLists = {
+  providers: {
+    query: queryContract('/v3/providers'), key: 'slug',
+    read: (sql: Sql, keyHash: string) => sql<ReferenceRow[]>`select authorized, provider as item from private.list_providers(${keyHash})`,
+  },
+  currencies: {
+    query: queryContract('/v3/currencies'), key: 'code',
+    read: (sql: Sql, keyHash: string) => sql<ReferenceRow[]>`select authorized, currency as item from private.list_currencies(${keyHash})`,
+  },
+  jurisdictions: {
+    query: queryContract('/v3/jurisdictions'), key: 'code',
+    read: (sql: Sql, keyHash: string, code: string | null = null) =>
+      sql<ReferenceRow[]>`select authorized, jurisdiction as item from private.list_jurisdictions(${keyHash}, ${code})`,
+  },
+};
+const JURISDICTION_CODE = /^[A-Z]{2}(-[A-Z0-9]{1,3})?$/;
 
 /** The routes of this resource, relative to /v3. */
 export function catalogueRoutes(ctx: ApiContext): Hono {
@@ -24,7 +44,9 @@ export function catalogueRoutes(ctx: ApiContext): Hono {
   resource(app, '/games', { get: (c) => listGames(ctx, c.req.raw) });
   resource(app, '/games/:game_id', { get: (c) => readGame(ctx, c.req.raw, c.req.param('game_id')!) });
   resource(app, '/providers', { get: (c) => listReference(ctx, c.req.raw, 'providers') });
-  return resource(app, '/currencies', { get: (c) => listReference(ctx, c.req.raw, 'currencies') });
+  resource(app, '/currencies', { get: (c) => listReference(ctx, c.req.raw, 'currencies') });
+  resource(app, '/jurisdictions', { get: (c) => listReference(ctx, c.req.raw, 'jurisdictions') });
+  return resource(app, '/jurisdictions/:code', { get: (c) => readJurisdiction(ctx, c.req.raw, c.req.param('code')!) });
 }
 
 /**
@@ -74,19 +96,29 @@ export async function readGame(ctx: ApiContext, request: Request, gameId: string
 }
 
 /**
- * GET /v3/providers and GET /v3/currencies: the active ones in their order. Short lists read whole;
- * `limit` and `cursor` page them as every list is paged (the cursor names the last key shown).
+ * GET /v3/providers, /v3/currencies and /v3/jurisdictions, in their order (active providers and
+ * currencies only). Short lists read whole; `limit` and `cursor` page them as every list is paged
+ * (the cursor names the last key shown).
  */
-export async function listReference(ctx: ApiContext, request: Request, list: 'providers' | 'currencies'): Promise<Response> {
+export async function listReference(ctx: ApiContext, request: Request, list: keyof typeof referenceLists): Promise<Response> {
+  const { query: contract, key, read } = referenceLists[list];
   const keyHash = apiKeyHash(request.headers);
-  const query = await authenticatedRejection(ctx.sql, keyHash, () =>
-    parseListQuery(new URL(request.url), list === 'providers' ? providersQuery : currenciesQuery, 1));
-  const rows = list === 'providers'
-    ? await ctx.sql<{ authorized: boolean; item: Record<string, string> | null }[]>`
-        select authorized, provider as item from private.list_providers(${keyHash})`
-    : await ctx.sql<{ authorized: boolean; item: Record<string, string> | null }[]>`
-        select authorized, currency as item from private.list_currencies(${keyHash})`;
+  const query = await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), contract, 1));
+  const rows = await read(ctx.sql, keyHash);
   if (!rows[0]?.authorized) throw invalidApiKey();
-  const items = rows.flatMap((row) => (row.item ? [row.item] : []));
-  return cacheable(request, JSON.stringify(pageOfAll(items, query, list === 'providers' ? 'slug' : 'code')));
+  const items = rows.flatMap((row) => (row.item ? [row.item as Record<string, string>] : []));
+  return cacheable(request, JSON.stringify(pageOfAll(items, query, key)));
+}
+
+/** GET /v3/jurisdictions/{code}: one jurisdiction and its rules; 404 for a code that names none. */
+export async function readJurisdiction(ctx: ApiContext, request: Request, code: string): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const notFound = () => new Problem('not_found', 'No jurisdiction with this code.');
+  await authenticatedRejection(ctx.sql, keyHash, () => {
+    if (!JURISDICTION_CODE.test(code)) throw notFound();
+  });
+  const [row] = await referenceLists.jurisdictions.read(ctx.sql, keyHash, code);
+  if (!row.authorized) throw invalidApiKey();
+  if (!row.item) throw notFound();
+  return cacheable(request, JSON.stringify(row.item));
 }
