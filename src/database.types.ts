@@ -380,9 +380,12 @@ export type Database = {
           "expires_at": string;
           "game": string;
           "id": string;
+          "jurisdiction": string | null;
+          "kyc_status": string | null;
           "livemode": boolean;
           "player_id": string;
           "provider_id": string;
+          "reality_check_minutes": number | null;
           "status": string;
         };
         ComputedFields: never;
@@ -395,9 +398,12 @@ export type Database = {
           "expires_at": string;
           "game": string;
           "id"?: string;
+          "jurisdiction"?: string | null;
+          "kyc_status"?: string | null;
           "livemode": boolean;
           "player_id": string;
           "provider_id": string;
+          "reality_check_minutes"?: number | null;
           "status"?: string;
         };
         Update: {
@@ -409,9 +415,12 @@ export type Database = {
           "expires_at"?: string;
           "game"?: string;
           "id"?: string;
+          "jurisdiction"?: string | null;
+          "kyc_status"?: string | null;
           "livemode"?: boolean;
           "player_id"?: string;
           "provider_id"?: string;
+          "reality_check_minutes"?: number | null;
           "status"?: string;
         };
         Relationships: [
@@ -427,6 +436,13 @@ export type Database = {
             columns: ["currency_code"];
             isOneToOne: false;
             referencedRelation: "currency";
+            referencedColumns: ["code"];
+          },
+          {
+            foreignKeyName: "game_session_jurisdiction_fkey";
+            columns: ["jurisdiction"];
+            isOneToOne: false;
+            referencedRelation: "jurisdiction";
             referencedColumns: ["code"];
           },
           {

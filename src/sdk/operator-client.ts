@@ -226,11 +226,11 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
           method: 'POST',
           path: '/v3/sessions',
           headers: { 'idempotency-key': idempotencyKey },
-          // Only the three fields: the API refuses unknown ones.
-          body: {
-            player_id: input.playerId, game_id: input.gameId, currency: input.currency,
-            ...(input.country === undefined ? {} : { country: input.country }),
-          } satisfies SessionRequest,
+          // Only the request's fields: the API refuses unknown ones.
+          body: snakeCased({
+            playerId: input.playerId, gameId: input.gameId, currency: input.currency, country: input.country,
+            jurisdiction: input.jurisdiction, kycStatus: input.kycStatus, realityCheckMinutes: input.realityCheckMinutes,
+          }) as SessionRequest,
           signal,
         }),
       get: (id, { signal } = {}) =>

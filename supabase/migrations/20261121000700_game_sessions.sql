@@ -19,12 +19,19 @@ create table public.game_session (
   status text not null default 'created',
   -- The mode of the key that created it: only keys of that mode see it.
   livemode boolean not null,
+  -- What it was made under (the compliance migration): its jurisdiction, the player's KYC status as
+  -- the operator said it, and the reality-check interval, all carried in its launch token.
+  jurisdiction text,
+  kyc_status text,
+  reality_check_minutes int,
   created_at timestamptz not null default now(),
   expires_at timestamptz not null,
   constraint game_session_player_id_length check (char_length(player_id) between 1 and 128),
   constraint game_session_game_format check (game ~ '^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$'),
   constraint game_session_status_check check (status in ('created', 'active', 'closed')),
   constraint game_session_country_format check (country ~ '^[A-Z]{2}$'),
+  constraint game_session_kyc_status_check check (kyc_status in ('unverified', 'pending', 'verified', 'rejected')),
+  constraint game_session_reality_check_range check (reality_check_minutes between 1 and 1440),
   constraint game_session_expires_after_creation check (expires_at > created_at)
 );
 comment on table public.game_session is
@@ -105,7 +112,12 @@ create function private.create_game_session(
   country text,
   created_at timestamptz,
   expires_at timestamptz,
-  response_body json
+  response_body json,
+  -- Compliance (the compliance migration): the session's jurisdiction, the player's KYC status,
+  -- and the reality-check interval its token carries.
+  jurisdiction text default null,
+  kyc_status text default null,
+  reality_check_minutes int default null
 ) returns table (outcome text, response_status int, body json, problems text[])
 language plpgsql
 set search_path = ''
@@ -119,6 +131,7 @@ declare
   game_status text;
   game_currencies text[];
   game_restricted text[];
+  certified text[];
   currency_active boolean;
   stored private.idempotency_key;
   found_problems text[] := '{}';
@@ -166,8 +179,10 @@ begin
   elsif provider_status <> 'active' then
     found_problems := found_problems || 'provider_unavailable'::text;
   else
-    select g.status, g.currencies, g.restricted_countries into game_status, game_currencies, game_restricted
-    from public.game g where g.provider_id = provider_id and g.code = create_game_session.game;
+    select g.status, g.currencies, g.restricted_countries, coalesce(g.jurisdictions, gp.jurisdictions)
+    into game_status, game_currencies, game_restricted, certified
+    from public.game g join public.game_provider gp on gp.id = g.provider_id
+    where g.provider_id = provider_id and g.code = create_game_session.game;
     if game_status is null then
       found_problems := found_problems || 'unknown_game'::text;
     elsif game_status <> 'active' then
@@ -185,16 +200,27 @@ begin
   if game_status = 'active' and create_game_session.country = any (game_restricted) then
     found_problems := found_problems || 'country_restricted'::text;
   end if;
+  found_problems := found_problems || array(
+    select p from unnest(private.session_compliance(client_id, certified, create_game_session.jurisdiction,
+                                                    create_game_session.country, create_game_session.kyc_status)) p
+    where not (p = any (found_problems)));
+  -- A request that is wrong is told so (422) before a player who may not play yet (403).
+  if found_problems = array['kyc_required'] then
+    return query select 'kyc_required', null::int, null::json, null::text[];
+    return;
+  end if;
   if cardinality(found_problems) > 0 then
-    return query select 'unprocessable', null::int, null::json, found_problems;
+    return query select 'unprocessable', null::int, null::json, array_remove(found_problems, 'kyc_required');
     return;
   end if;
 
   insert into public.game_session
-    (id, client_id, api_key_id, livemode, player_id, provider_id, game, currency_code, country, created_at, expires_at)
+    (id, client_id, api_key_id, livemode, player_id, provider_id, game, currency_code, country, created_at, expires_at,
+     jurisdiction, kyc_status, reality_check_minutes)
   values
     (session_id, client_id, key_id, livemode, player_id, provider_id, game, create_game_session.currency_code,
-     create_game_session.country, create_game_session.created_at, create_game_session.expires_at);
+     create_game_session.country, create_game_session.created_at, create_game_session.expires_at,
+     create_game_session.jurisdiction, create_game_session.kyc_status, create_game_session.reality_check_minutes);
 
   if create_game_session.idempotency_key is not null then
     insert into private.idempotency_key as i
@@ -228,13 +254,14 @@ revoke execute on function private.create_game_session from public, anon, authen
 create function private.read_game_session(key_hash text, session_id uuid)
 returns table (
   outcome text, id uuid, player_id text, game_id text, currency text, status text, livemode boolean,
-  created_at timestamptz, expires_at timestamptz
+  created_at timestamptz, expires_at timestamptz, jurisdiction text, kyc_status text, reality_check_minutes int
 )
 language sql stable
 set search_path = ''
 as $$
   select case when a.client_id is null then 'unauthorized' when s.id is null then 'not_found' else 'found' end,
-         s.id, s.player_id, gp.slug || ':' || s.game, s.currency_code, s.status, s.livemode, s.created_at, s.expires_at
+         s.id, s.player_id, gp.slug || ':' || s.game, s.currency_code, s.status, s.livemode, s.created_at, s.expires_at,
+         s.jurisdiction, s.kyc_status, s.reality_check_minutes
   from (select 1) as one
   left join private.authenticate_api_key(read_game_session.key_hash) a on true
   left join public.game_session s
@@ -260,18 +287,20 @@ create function private.list_game_sessions(
   page_size int
 ) returns table (
   authorized boolean, id uuid, player_id text, game_id text, currency text, status text, livemode boolean,
-  created_at timestamptz, expires_at timestamptz, "position" text
+  created_at timestamptz, expires_at timestamptz, jurisdiction text, kyc_status text, reality_check_minutes int,
+  "position" text
 )
 language sql stable
 set search_path = ''
 as $$
   select a.client_id is not null, s.id, s.player_id, s.game_id, s.currency_code, s.status, a.livemode, s.created_at,
-         s.expires_at,
+         s.expires_at, s.jurisdiction, s.kyc_status, s.reality_check_minutes,
          to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
   from (select 1) as one
   left join private.authenticate_api_key(list_game_sessions.key_hash) a on true
   left join lateral (
-    select s.id, s.player_id, gp.slug || ':' || s.game as game_id, s.currency_code, s.status, s.created_at, s.expires_at
+    select s.id, s.player_id, gp.slug || ':' || s.game as game_id, s.currency_code, s.status, s.created_at, s.expires_at,
+           s.jurisdiction, s.kyc_status, s.reality_check_minutes
     from public.game_session s
     join public.game_provider gp on gp.id = s.provider_id
     where s.client_id = a.client_id and s.livemode = a.livemode

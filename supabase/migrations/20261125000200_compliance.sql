@@ -70,6 +70,11 @@ alter table public.game add constraint game_jurisdictions_format check (
   and array_position(jurisdictions, null) is null);
 comment on column public.game.jurisdictions is 'Jurisdictions the game is certified in; null: its provider''s.';
 
+-- A session's jurisdiction (the sessions migration's column) is one of these.
+alter table public.game_session add constraint game_session_jurisdiction_fkey
+  foreign key (jurisdiction) references public.jurisdiction (code) on update cascade;
+create index game_session_jurisdiction_idx on public.game_session (jurisdiction);
+
 -- ============================================================================================
 -- Row level security
 -- ============================================================================================
@@ -102,6 +107,61 @@ as $$
     'updated_at', j.updated_at);
 $$;
 revoke execute on function private.jurisdiction_json from public, anon, authenticated, service_role;
+
+-- What a new session breaks of its client's licences (private.create_game_session asks): a client
+-- holding any licence must name the session's jurisdiction, one it holds; the game must be
+-- certified there (`certified`: the game's list, else its provider's; null when the game is not
+-- known, already refused); the player's country must be one the licence covers and not blocked;
+-- `kyc_required` (a 403, not a 422) when the jurisdiction wants verified players and this one is not.
+-- A client holding none plays under no jurisdiction.
+create function private.session_compliance(
+  client_id uuid, certified text[], jurisdiction text, country text, kyc_status text
+) returns text[]
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  j public.jurisdiction;
+  problems text[] := '{}';
+begin
+  if jurisdiction is null then
+    if exists (select 1 from public.client_jurisdiction cj where cj.client_id = session_compliance.client_id) then
+      return array['jurisdiction_required'];
+    end if;
+    return problems;
+  end if;
+  select jj.* into j from public.jurisdiction jj
+  join public.client_jurisdiction cj on cj.jurisdiction_code = jj.code and cj.client_id = session_compliance.client_id
+  where jj.code = session_compliance.jurisdiction;
+  if j.code is null then
+    return array['jurisdiction_not_held'];
+  end if;
+  if certified is not null and not (j.code = any (certified)) then
+    problems := problems || 'game_not_certified'::text;
+  end if;
+  if country is null and cardinality(j.countries) > 0 then
+    problems := problems || 'country_required'::text;
+  elsif country = any (j.blocked_countries) or (cardinality(j.countries) > 0 and not (country = any (j.countries))) then
+    problems := problems || 'country_restricted'::text;
+  end if;
+  if j.kyc_required and kyc_status is distinct from 'verified' then
+    problems := problems || 'kyc_required'::text;
+  end if;
+  return problems;
+end;
+$$;
+revoke execute on function private.session_compliance from public, anon, authenticated, service_role;
+
+-- The rules of every jurisdiction, as launch tokens carry them: the function reads them once a
+-- minute, not per session.
+create function private.jurisdiction_rules()
+returns table (code text, rules json)
+language sql stable
+set search_path = ''
+as $$
+  select j.code, private.jurisdiction_json(j)->'rules' from public.jurisdiction j;
+$$;
+revoke execute on function private.jurisdiction_rules from public, anon, authenticated, service_role;
 
 -- GET /v3/jurisdictions (code null) and /v3/jurisdictions/{code}: the key check and the read, each
 -- with whether the caller holds its licence. `authorized` false (nothing else set) for a key that

@@ -23,7 +23,10 @@ expectTypeOf<GameSession['status']>().toEqualTypeOf<'created' | 'active' | 'clos
 
 // The input is the request schema, camelCased.
 expectTypeOf(client.sessions.create).parameter(0).toEqualTypeOf<
-  { playerId: string; gameId: string; currency: string; country?: string }
+  {
+    playerId: string; gameId: string; currency: string; country?: string; jurisdiction?: string;
+    kycStatus?: 'unverified' | 'pending' | 'verified' | 'rejected'; realityCheckMinutes?: number;
+  }
 >();
 // @ts-expect-error the wire names are not the SDK's input names
 client.sessions.create({ player_id: 'p', game_id: 'g:x', currency: 'EUR' });

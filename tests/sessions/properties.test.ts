@@ -29,6 +29,10 @@ const plausible = fc.record(
     ),
     currency: fc.oneof({ arbitrary: fc.constantFrom('EUR', 'USD', 'XXX', 'eur', 'EURO', ''), weight: 3 }, text, fc.integer()),
     country: fc.oneof({ arbitrary: fc.constantFrom('MT', 'GB', 'mt', 'GBR', ''), weight: 3 }, text, fc.jsonValue()),
+    // Mostly valid, so that requests with several of them are accepted often enough too.
+    jurisdiction: fc.oneof({ arbitrary: fc.constantFrom('MT', 'ON', 'CA-ON'), weight: 8 }, fc.constantFrom('gb', 'GBR', ''), text),
+    kyc_status: fc.oneof({ arbitrary: fc.constantFrom('verified', 'pending'), weight: 8 }, fc.constantFrom('Verified', ''), fc.jsonValue()),
+    reality_check_minutes: fc.oneof({ arbitrary: fc.constantFrom(1, 60, 1440), weight: 8 }, fc.constantFrom(0, 1441, 2.5, '60'), fc.jsonValue()),
     extra: fc.jsonValue(),
   },
   { requiredKeys: ['player_id', 'game_id', 'currency'] },
@@ -88,10 +92,19 @@ function parsed(value: unknown): { request: ParsedSessionRequest } | { error: un
  */
 function followsDocumentedRules(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const keys = Object.keys(value).sort().join();
-  if (keys !== 'currency,game_id,player_id' && keys !== 'country,currency,game_id,player_id') return false;
-  const { player_id, game_id, currency, country } = value as Record<string, unknown>;
+  const optional = ['country', 'jurisdiction', 'kyc_status', 'reality_check_minutes'];
+  if (!['currency', 'game_id', 'player_id'].every((key) => Object.hasOwn(value, key))) return false;
+  if (!Object.keys(value).every((key) => ['currency', 'game_id', 'player_id', ...optional].includes(key))) return false;
+  const { player_id, game_id, currency, country, jurisdiction, kyc_status, reality_check_minutes } = value as Record<string, unknown>;
   if (Object.hasOwn(value, 'country') && !(typeof country === 'string' && /^[A-Z]{2}$/.test(country))) return false;
+  if (Object.hasOwn(value, 'jurisdiction') && !(typeof jurisdiction === 'string' && /^[A-Z]{2}(-[A-Z0-9]{1,3})?$/.test(jurisdiction))) {
+    return false;
+  }
+  if (Object.hasOwn(value, 'kyc_status') && !['unverified', 'pending', 'verified', 'rejected'].includes(kyc_status as string)) return false;
+  if (Object.hasOwn(value, 'reality_check_minutes')
+    && !(Number.isInteger(reality_check_minutes) && (reality_check_minutes as number) >= 1 && (reality_check_minutes as number) <= 1440)) {
+    return false;
+  }
   return typeof player_id === 'string' && [...player_id].length >= 1 && [...player_id].length <= 128
     && !/^\s*$/.test(player_id) && !/[\p{Cc}\p{Cs}]/u.test(player_id)
     && typeof game_id === 'string' && /^[a-z0-9][a-z0-9-]{0,63}:[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/.test(game_id)
@@ -131,9 +144,12 @@ describe('POST /v3/sessions under arbitrary input', () => {
         if ('request' in outcome) {
           accepted += 1;
           expect(followsDocumentedRules(value), JSON.stringify(value)).toBe(true);
-          const { player_id, game_id, currency, country } = value as Record<string, string>;
+          const { player_id, game_id, currency, country, jurisdiction, kyc_status, reality_check_minutes } = value as Record<string, string>;
           const [provider, game] = game_id.split(':');
-          expect(outcome.request).toStrictEqual({ player_id, game_id, currency, country: country ?? null, provider, game });
+          expect(outcome.request).toStrictEqual({
+            player_id, game_id, currency, country: country ?? null, provider, game, jurisdiction: jurisdiction ?? null,
+            kyc_status: kyc_status ?? null, reality_check_minutes: reality_check_minutes ?? null,
+          });
         } else {
           refused += 1;
           expect(followsDocumentedRules(value), JSON.stringify(value)).toBe(false);

@@ -16,6 +16,7 @@ const catalogue = {
   unsupported_media_type: [415, 'Unsupported media type'],
   idempotency_key_reused: [422, 'Idempotency-Key reused with another request'],
   reference_unavailable: [422, 'Unknown or unavailable provider or currency'],
+  kyc_required: [403, 'KYC verification required'],
   // The provider API's.
   invalid_provider_key: [401, 'Invalid provider key'],
   invalid_session_token: [403, 'Invalid session token'],

@@ -606,7 +606,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description `player_id`, `game_id` and `currency` are required, `country` optional; unknown fields are refused (`unknown_field`). */
+        /** @description `player_id`, `game_id` and `currency` are required; `country`, `jurisdiction`, `kyc_status` and `reality_check_minutes` optional; unknown fields are refused (`unknown_field`). */
         SessionRequest: {
             /**
              * @description The operator's identifier of the player: 1 to 128 characters, not only spaces, no control characters.
@@ -624,10 +624,26 @@ export interface components {
              */
             currency: string;
             /**
-             * @description The player's country, ISO 3166-1 alpha-2 in capitals: a game restricted there is refused (`country_restricted`).
+             * @description The player's country, ISO 3166-1 alpha-2 in capitals: a game restricted there, or a country the session's jurisdiction does not cover, is refused (`country_restricted`); required where the jurisdiction covers some countries only (`country_required`).
              * @example MT
              */
             country?: string;
+            /**
+             * @description The jurisdiction the session is played under (`GET /v3/jurisdictions`): required once you hold any licence (`jurisdiction_required`), and one you hold (`jurisdiction_not_held`); the game must be certified there (`game_not_certified`). Its rules go in the launch token.
+             * @example GB
+             */
+            jurisdiction?: string;
+            /**
+             * @description The player's KYC status as you know it: a jurisdiction requiring verification refuses anything but `verified` (`403 kyc_required`). Stored, and in the launch token.
+             * @example verified
+             * @enum {string}
+             */
+            kyc_status?: "unverified" | "pending" | "verified" | "rejected";
+            /**
+             * @description The reality-check interval the game shows; by default the jurisdiction's.
+             * @example 60
+             */
+            reality_check_minutes?: number;
         };
         GameSession: {
             /** Format: uuid */
@@ -652,15 +668,24 @@ export interface components {
             expires_at: string;
             /**
              * Format: uri
-             * @description Where the player starts the game; its `token` query parameter is a JWT (`iss`, `aud` = provider slug, `sub` = player, `jti` = session id, `game_id`, `currency`, `iat`, `exp`) signed with the key the JWKS publishes: EdDSA by default, or ES256. Always present in a `201`; in `GET /v3/sessions/{id}` only while the session can still be launched (status `created`, before `expires_at`).
+             * @description Where the player starts the game; its `token` query parameter is a JWT (`iss`, `aud` = provider slug, `sub` = player, `jti` = session id, `game_id`, `currency`, `iat`, `exp`, and under a jurisdiction `jurisdiction`, its `rules`, `kyc_status` and `reality_check_minutes`) signed with the key the JWKS publishes: EdDSA by default, or ES256. Always present in a `201`; in `GET /v3/sessions/{id}` only while the session can still be launched (status `created`, before `expires_at`).
              */
             launch_url?: string;
+            /** @description Only when the session was made under one. */
+            jurisdiction?: string;
+            /**
+             * @description Only when the request said it.
+             * @enum {string}
+             */
+            kyc_status?: "unverified" | "pending" | "verified" | "rejected";
+            /** @description Only when set, by the request or the jurisdiction. */
+            reality_check_minutes?: number;
         };
         /**
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -674,7 +699,7 @@ export interface components {
              */
             parameter?: string;
             /** @enum {string} */
-            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted" | "repeated" | "unknown_parameter" | "invalid_cursor";
+            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted" | "country_required" | "jurisdiction_required" | "jurisdiction_not_held" | "game_not_certified" | "repeated" | "unknown_parameter" | "invalid_cursor";
             detail: string;
         } & (unknown | unknown);
         /** @description RFC 9457 problem details. Internal errors are logged, never returned: `detail` never carries database text. */
@@ -1367,7 +1392,7 @@ export interface components {
                 };
             };
         };
-        /** @description The `Idempotency-Key` was used with another body (`idempotency_key_reused`), or the provider or currency is unknown or unavailable (`reference_unavailable`, each listed in `errors`). */
+        /** @description The `Idempotency-Key` was used with another body (`idempotency_key_reused`), or the game, currency, country or jurisdiction cannot be played (`reference_unavailable`, each reason listed in `errors`: `unknown_provider`, `provider_unavailable`, `unknown_game`, `game_unavailable`, `unknown_currency`, `currency_unavailable`, `currency_not_supported`, `country_restricted`, `country_required`, `jurisdiction_required`, `jurisdiction_not_held`, `game_not_certified`). */
         Unprocessable: {
             headers: {
                 /**
@@ -1606,6 +1631,25 @@ export interface components {
                 };
             };
         };
+        /** @description The session's jurisdiction lets only KYC-verified players play, and `kyc_status` is not `verified`. Nothing was written. */
+        KycRequired: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 403;
+                    /** @constant */
+                    code?: "kyc_required";
+                };
+            };
+        };
     };
     parameters: {
         /**
@@ -1710,6 +1754,7 @@ export interface operations {
             201: components["responses"]["SessionCreated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["KycRequired"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];

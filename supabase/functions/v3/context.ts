@@ -4,6 +4,7 @@ import { loggableError, type Sql } from '../_shared/database.ts';
 import { booleanSetting, type Env, positiveSetting } from '../_shared/settings.ts';
 import { WALLET_TIMEOUT_MS } from '../_shared/wallet-call.ts';
 import { type LaunchOptions, withLaunchToken } from './game-session.ts';
+import { jurisdictionRules, type RulesOf } from './jurisdiction-rules.ts';
 import type { SessionTokenSigner } from './session-token.ts';
 
 export interface SessionsConfig {
@@ -64,6 +65,8 @@ export interface ApiContext {
   /** Logs an internal error, described by loggableError; never sent to the caller. */
   logError: (message: string, error: unknown) => void;
   launch: LaunchOptions;
+  /** A jurisdiction's rules, for launch tokens. */
+  rulesOf: RulesOf;
 }
 
 export function apiContext(deps: ApiDependencies): ApiContext {
@@ -76,5 +79,6 @@ export function apiContext(deps: ApiDependencies): ApiContext {
     clock: deps.clock ?? (() => new Date()),
     logError: (message, error) => log(message, loggableError(error)),
     launch: { signer: deps.signer, withToken: withLaunchToken(config.launchBaseUrl) },
+    rulesOf: jurisdictionRules(deps.sql),
   };
 }

@@ -2,7 +2,8 @@
 // and its launch URL: the game's start page with a signed, short-lived token.
 import { Problem } from '../_shared/problem.ts';
 import { parameterContract } from './contract.ts';
-import type { SessionTokenSigner } from './session-token.ts';
+import type { Rules, RulesOf } from './jurisdiction-rules.ts';
+import type { LaunchCompliance, SessionTokenSigner } from './session-token.ts';
 
 export interface GameSession {
   id: string;
@@ -17,6 +18,10 @@ export interface GameSession {
   expires_at: string;
   /** Only while the session can still be launched (status `created`, before `expires_at`). */
   launch_url?: string;
+  /** Only when the session was made under them. */
+  jurisdiction?: string;
+  kyc_status?: string;
+  reality_check_minutes?: number;
 }
 
 /** A game_session row as private.read_game_session returns it. */
@@ -29,6 +34,9 @@ export interface GameSessionRow {
   livemode: boolean;
   created_at: Date;
   expires_at: Date;
+  jurisdiction?: string | null;
+  kyc_status?: string | null;
+  reality_check_minutes?: number | null;
 }
 
 export interface LaunchOptions {
@@ -60,19 +68,38 @@ export function withLaunchToken(launchBaseUrl: string): (token: string) => strin
 /** The launch URL for a session, its token signed now and dying with the launch window. */
 function launchUrl(
   { signer, withToken }: LaunchOptions,
-  session: Pick<GameSession, 'id' | 'player_id' | 'game_id' | 'currency'>,
+  session: GameSession,
   issuedAt: Date,
   expiresAt: Date,
+  rules: Rules | undefined,
 ): string {
+  const compliance: LaunchCompliance | undefined = session.jurisdiction || session.kyc_status || session.reality_check_minutes
+    ? {
+      jurisdiction: session.jurisdiction ?? null, rules: rules ?? null, kycStatus: session.kyc_status ?? null,
+      realityCheckMinutes: session.reality_check_minutes ?? null,
+    }
+    : undefined;
   const token = signer.sign({
     sessionId: session.id, playerId: session.player_id, provider: session.game_id.split(':')[0],
-    gameId: session.game_id, currency: session.currency, issuedAt, expiresAt,
+    gameId: session.game_id, currency: session.currency, issuedAt, expiresAt, compliance,
   });
   return withToken(token);
 }
 
-/** A stored session as of `now`: a fresh launch URL while it can be launched, `expired` after. */
-export function presentSession(row: GameSessionRow, now: Date, launch: LaunchOptions): GameSession {
+/** The rules of the sessions' jurisdictions, by code, for presentSession. */
+export async function rulesFor(rows: Pick<GameSessionRow, 'jurisdiction'>[], rulesOf: RulesOf): Promise<Map<string, Rules>> {
+  const codes = [...new Set(rows.flatMap((row) => (row.jurisdiction ? [row.jurisdiction] : [])))];
+  const found = await Promise.all(codes.map(async (code) => [code, await rulesOf(code)] as const));
+  return new Map(found.flatMap(([code, rules]) => (rules ? [[code, rules]] : [])));
+}
+
+/**
+ * A stored session as of `now`: a fresh launch URL while it can be launched, `expired` after. Its
+ * jurisdiction's rules (rulesFor) go in the token.
+ */
+export function presentSession(
+  row: GameSessionRow, now: Date, launch: LaunchOptions, rulesByCode = new Map<string, Rules>(),
+): GameSession {
   const session: GameSession = {
     id: row.id,
     player_id: row.player_id,
@@ -82,10 +109,14 @@ export function presentSession(row: GameSessionRow, now: Date, launch: LaunchOpt
     livemode: row.livemode,
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
+    ...(row.jurisdiction ? { jurisdiction: row.jurisdiction } : {}),
+    ...(row.kyc_status ? { kyc_status: row.kyc_status } : {}),
+    ...(row.reality_check_minutes ? { reality_check_minutes: row.reality_check_minutes } : {}),
   };
   if (row.status !== 'created') return session;
   if (now >= row.expires_at) return { ...session, status: 'expired' };
-  return { ...session, launch_url: launchUrl(launch, session, now, row.expires_at) };
+  const rules = row.jurisdiction ? rulesByCode.get(row.jurisdiction) : undefined;
+  return { ...session, launch_url: launchUrl(launch, session, now, row.expires_at, rules) };
 }
 
 const isSessionId = parameterContract('/v3/sessions/{id}', 'get', 'path', 'id');

@@ -6,10 +6,14 @@ import { type BodyOf, bodyContract, parameterContract } from './contract.ts';
 
 export type SessionRequest = BodyOf<'/v3/sessions'>;
 
-export interface ParsedSessionRequest extends Omit<SessionRequest, 'country'> {
+export interface ParsedSessionRequest
+  extends Omit<SessionRequest, 'country' | 'jurisdiction' | 'kyc_status' | 'reality_check_minutes'> {
   provider: string;
   game: string;
   country: string | null;
+  jurisdiction: string | null;
+  kyc_status: NonNullable<SessionRequest['kyc_status']> | null;
+  reality_check_minutes: number | null;
 }
 
 const sessionRequest = bodyContract('/v3/sessions');
@@ -23,17 +27,23 @@ export function splitGameId(gameId: string): [provider: string, game: string] {
 
 /** The validated request; 400 `validation_failed` listing every failing field otherwise. */
 export function parseSessionRequest(body: unknown): ParsedSessionRequest {
-  const { player_id, game_id, currency, country } = sessionRequest(body);
+  const { player_id, game_id, currency, country, jurisdiction, kyc_status, reality_check_minutes } = sessionRequest(body);
   const [provider, game] = splitGameId(game_id);
-  return { player_id, game_id, currency, country: country ?? null, provider, game };
+  return {
+    player_id, game_id, currency, country: country ?? null, provider, game, jurisdiction: jurisdiction ?? null,
+    kyc_status: kyc_status ?? null, reality_check_minutes: reality_check_minutes ?? null,
+  };
 }
 
+type Nullable<T> = { [K in keyof T]?: T[K] | null };
+
 /** Identifies a request's meaning, so a retry can be told apart from a different request. */
-export function requestFingerprint(request: Omit<SessionRequest, 'country'> & { country?: string | null }): string {
-  const { player_id, game_id, currency, country } = request;
-  // Without a country, the same fingerprint as before country existed: a retry across a deploy
-  // still replays.
-  return sha256Hex(JSON.stringify(country ? { player_id, game_id, currency, country } : { player_id, game_id, currency }));
+export function requestFingerprint(request: Pick<SessionRequest, 'player_id' | 'game_id' | 'currency'> & Nullable<SessionRequest>): string {
+  const { player_id, game_id, currency, country, jurisdiction, kyc_status, reality_check_minutes } = request;
+  // Fields left out are left out of the fingerprint: a retry across a deploy that added one still
+  // replays.
+  const optional = Object.entries({ country, jurisdiction, kyc_status, reality_check_minutes }).filter(([, value]) => value != null);
+  return sha256Hex(JSON.stringify({ player_id, game_id, currency, ...Object.fromEntries(optional) }));
 }
 
 /** Stripe's header: any visible ASCII, at most 255 characters; null when absent. */

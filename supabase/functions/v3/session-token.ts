@@ -44,6 +44,16 @@ export interface LaunchClaims {
   currency: string;
   issuedAt: Date;
   expiresAt: Date;
+  /** What the session is played under, when it names a jurisdiction: the game honours its rules. */
+  compliance?: LaunchCompliance;
+}
+
+/** The jurisdiction's rules, the player's KYC status and the reality-check interval, as the token carries them. */
+export interface LaunchCompliance {
+  jurisdiction: string | null;
+  rules: Record<string, unknown> | null;
+  kycStatus: string | null;
+  realityCheckMinutes: number | null;
 }
 
 /** What a provider's call proves with the launch token it carries. */
@@ -227,6 +237,10 @@ export async function createSessionTokenSigner(options: SignerOptions): Promise<
         jti: claims.sessionId,
         iat: Math.floor(claims.issuedAt.getTime() / 1000),
         exp: Math.floor(claims.expiresAt.getTime() / 1000),
+        ...(claims.compliance && {
+          jurisdiction: claims.compliance.jurisdiction, rules: claims.compliance.rules,
+          kyc_status: claims.compliance.kycStatus, reality_check_minutes: claims.compliance.realityCheckMinutes,
+        }),
       }));
       const input = `${header}.${payload}`;
       const signature = sign(digest, Buffer.from(input), signOptions);

@@ -11,11 +11,11 @@ import { readJsonBody } from '../../_shared/request-body.ts';
 import type { ApiContext } from '../context.ts';
 import { queryContract, schemaContract } from '../contract.ts';
 import { resource } from './resource.ts';
-import { type GameSession, type GameSessionRow, parseSessionId, presentSession } from '../game-session.ts';
+import { type GameSession, type GameSessionRow, parseSessionId, presentSession, rulesFor } from '../game-session.ts';
 import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from '../session-request.ts';
 
 interface Outcome {
-  outcome: 'created' | 'replayed' | 'unauthorized' | 'in_progress' | 'key_reused' | 'unprocessable';
+  outcome: 'created' | 'replayed' | 'unauthorized' | 'in_progress' | 'key_reused' | 'unprocessable' | 'kyc_required';
   response_status: number | null;
   body: GameSession | null;
   problems: string[] | null;
@@ -37,7 +37,20 @@ const referenceErrors: Record<string, FieldError> = {
   currency_not_supported: {
     pointer: pointerTo('currency'), code: 'currency_not_supported', detail: 'The game does not play in this currency.',
   },
-  country_restricted: { pointer: pointerTo('country'), code: 'country_restricted', detail: 'The game may not be offered in this country.' },
+  country_restricted: {
+    pointer: pointerTo('country'), code: 'country_restricted',
+    detail: 'The game, or the licence of the session\'s jurisdiction, does not cover this country.',
+  },
+  country_required: {
+    pointer: pointerTo('country'), code: 'country_required', detail: 'The jurisdiction\'s licence covers some countries only: say the player\'s.',
+  },
+  jurisdiction_required: {
+    pointer: pointerTo('jurisdiction'), code: 'jurisdiction_required', detail: 'You hold licences: name the one this session is played under.',
+  },
+  jurisdiction_not_held: {
+    pointer: pointerTo('jurisdiction'), code: 'jurisdiction_not_held', detail: 'You hold no licence for this jurisdiction.',
+  },
+  game_not_certified: { pointer: pointerTo('game_id'), code: 'game_not_certified', detail: 'The game is not certified in this jurisdiction.' },
 };
 
 /** The routes of this resource, relative to /v3. */
@@ -71,16 +84,23 @@ export async function createSession(ctx: ApiContext, request: Request): Promise<
   const id = crypto.randomUUID();
   const createdAt = clock();
   const expiresAt = new Date(createdAt.getTime() + config.sessionTtlSeconds * 1000);
-  const requested = { id, player_id: fields.player_id, game_id: fields.game_id, currency: fields.currency };
+  // A jurisdiction's rules go in the token, and its reality-check interval unless the request sets one.
+  const rules = fields.jurisdiction ? await ctx.rulesOf(fields.jurisdiction) : undefined;
+  const realityCheck = fields.reality_check_minutes ?? (rules?.reality_check_minutes as number | null | undefined) ?? null;
+  const requested = {
+    id, player_id: fields.player_id, game_id: fields.game_id, currency: fields.currency, jurisdiction: fields.jurisdiction,
+    kyc_status: fields.kyc_status, reality_check_minutes: realityCheck,
+  };
   const present = () =>
-    presentSession({ ...requested, status: 'created', livemode, created_at: createdAt, expires_at: expiresAt }, createdAt, launch);
+    presentSession({ ...requested, status: 'created', livemode, created_at: createdAt, expires_at: expiresAt }, createdAt, launch,
+      new Map(rules && fields.jurisdiction ? [[fields.jurisdiction, rules]] : []));
   const call = (replay: { fingerprint: string; session: GameSession } | null) =>
     sql<Outcome[]>`
       select * from private.create_game_session(
         ${keyHash}, ${livemode}, ${idempotencyKey}, ${replay?.fingerprint ?? null}, ${id},
         ${fields.player_id}, ${fields.provider}, ${fields.game}, ${fields.currency}, ${fields.country},
         ${createdAt}, ${expiresAt},
-        ${(replay?.session ?? null) as never}::json)`;
+        ${(replay?.session ?? null) as never}::json, ${fields.jurisdiction}, ${fields.kyc_status}, ${realityCheck})`;
 
   // With an Idempotency-Key the session goes in with the call (a json parameter, stored verbatim
   // for replays), so it is built and its launch token signed first. Without one nothing will
@@ -117,9 +137,11 @@ export async function createSession(ctx: ApiContext, request: Request): Promise<
     case 'key_reused':
       throw new Problem('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
     case 'unprocessable':
-      throw new Problem('reference_unavailable', 'The game or currency cannot be played; see `errors`.', {
+      throw new Problem('reference_unavailable', 'The game, currency, country or jurisdiction cannot be played; see `errors`.', {
         errors: result.problems!.map((code) => referenceErrors[code]),
       });
+    case 'kyc_required':
+      throw new Problem('kyc_required', 'The jurisdiction lets only KYC-verified players play: send `kyc_status` `verified` once they are.');
   }
 }
 
@@ -140,7 +162,8 @@ export async function listSessions(ctx: ApiContext, request: Request): Promise<R
   if (!rows[0]?.authorized) throw invalidApiKey();
   const found = rows.filter((row) => row.id !== null);
   const body = page(found, query.limit, (row) => [row.position, row.id]);
-  return jsonResponse(200, { ...body, data: body.data.map((row) => presentSession(row, now, ctx.launch)) }, {
+  const rules = await rulesFor(body.data, ctx.rulesOf);
+  return jsonResponse(200, { ...body, data: body.data.map((row) => presentSession(row, now, ctx.launch, rules)) }, {
     'cache-control': 'no-store',
   });
 }
@@ -153,5 +176,7 @@ export async function readSession(ctx: ApiContext, request: Request, segment: st
     select * from private.read_game_session(${keyHash}, ${id})`;
   if (row.outcome === 'unauthorized') throw invalidApiKey();
   if (row.outcome === 'not_found') throw new Problem('not_found', 'No session with this id.');
-  return jsonResponse(200, presentSession(row, ctx.clock(), ctx.launch), { 'cache-control': 'no-store' });
+  return jsonResponse(200, presentSession(row, ctx.clock(), ctx.launch, await rulesFor([row], ctx.rulesOf)), {
+    'cache-control': 'no-store',
+  });
 }
