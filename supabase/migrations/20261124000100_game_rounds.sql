@@ -616,12 +616,14 @@ begin
       balance_after := ledger.balance_after::text;
     end if;
     update public.round_transaction t set rolled_back = true where t.id = bet.id;
-    -- Nothing left at stake and nothing won: the round is cancelled.
+    -- Nothing left at stake, nothing won, and no bet waiting for the operator's debit (seamless):
+    -- the round is cancelled.
     update public.game_round r
     set total_bet = r.total_bet - bet.amount,
-        status = case when r.total_bet - bet.amount = 0 and r.total_win = 0 then 'cancelled' else r.status end,
-        closed_at = case when r.total_bet - bet.amount = 0 and r.total_win = 0 then coalesce(r.closed_at, now())
-                         else r.closed_at end
+        status = case when r.total_bet - bet.amount = 0 and r.total_win = 0 and not private.debit_pending(r.id) then 'cancelled'
+                      else r.status end,
+        closed_at = case when r.total_bet - bet.amount = 0 and r.total_win = 0 and not private.debit_pending(r.id)
+                         then coalesce(r.closed_at, now()) else r.closed_at end
     where r.id = round.id;
   elsif not began.seamless then
     balance_after := private.float_balance(s.client_id, coalesce(round.currency_code, s.currency_code));

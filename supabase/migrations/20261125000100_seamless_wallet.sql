@@ -178,11 +178,12 @@ begin
   if answer = 'accepted' then
     update public.wallet_call c set status = 'accepted', balance = accepted_balance, last_error = null, completed_at = now()
     where c.id = call.id;
+    -- The bet stands: in its round even if another bet closed the round while this one waited.
     if call.action = 'debit' then
       update public.game_round r
       set total_bet = r.total_bet + t.amount,
           status = case when (call.request->>'round_closed')::boolean then 'closed' else r.status end,
-          closed_at = case when (call.request->>'round_closed')::boolean then now() end
+          closed_at = case when (call.request->>'round_closed')::boolean then coalesce(r.closed_at, now()) else r.closed_at end
       where r.id = round.id;
     end if;
     -- A bet's compensating rollback answers nobody; every other call is its transaction's answer.
