@@ -520,6 +520,77 @@ export type Database = {
           },
         ];
       };
+      "player_restriction": {
+        Row: {
+          "client_id": string;
+          "cool_off_until": string | null;
+          "livemode": boolean;
+          "loss_limits": NonNullable<Json>;
+          "player_id": string;
+          "self_excluded_indefinitely": boolean;
+          "self_excluded_until": string | null;
+          "session_time_limit_minutes": number | null;
+          "stake_limits": NonNullable<Json>;
+          "updated_at": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "client_id": string;
+          "cool_off_until"?: string | null;
+          "livemode": boolean;
+          "loss_limits"?: NonNullable<Json>;
+          "player_id": string;
+          "self_excluded_indefinitely"?: boolean;
+          "self_excluded_until"?: string | null;
+          "session_time_limit_minutes"?: number | null;
+          "stake_limits"?: NonNullable<Json>;
+          "updated_at"?: string;
+        };
+        Update: {
+          "client_id"?: string;
+          "cool_off_until"?: string | null;
+          "livemode"?: boolean;
+          "loss_limits"?: NonNullable<Json>;
+          "player_id"?: string;
+          "self_excluded_indefinitely"?: boolean;
+          "self_excluded_until"?: string | null;
+          "session_time_limit_minutes"?: number | null;
+          "stake_limits"?: NonNullable<Json>;
+          "updated_at"?: string;
+        };
+        Relationships: [];
+      };
+      "player_restriction_audit": {
+        Row: {
+          "action": string;
+          "client_id": string;
+          "created_at": string;
+          "detail": NonNullable<Json>;
+          "id": string;
+          "livemode": boolean;
+          "player_id": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "action": string;
+          "client_id": string;
+          "created_at"?: string;
+          "detail": NonNullable<Json>;
+          "id"?: string;
+          "livemode": boolean;
+          "player_id": string;
+        };
+        Update: {
+          "action"?: string;
+          "client_id"?: string;
+          "created_at"?: string;
+          "detail"?: NonNullable<Json>;
+          "id"?: string;
+          "livemode"?: boolean;
+          "player_id"?: string;
+        };
+        Relationships: [];
+      };
       "profile": {
         Row: {
           "created_at": string;

@@ -204,13 +204,19 @@ begin
     select p from unnest(private.session_compliance(client_id, certified, create_game_session.jurisdiction,
                                                     create_game_session.country, create_game_session.kyc_status)) p
     where not (p = any (found_problems)));
-  -- A request that is wrong is told so (422) before a player who may not play yet (403).
-  if found_problems = array['kyc_required'] then
-    return query select 'kyc_required', null::int, null::json, null::text[];
+  -- A request that is wrong is told so (422) before a player who may not play (403): restricted
+  -- (the responsible-gaming migration), then not KYC-verified.
+  if cardinality(array_remove(found_problems, 'kyc_required')) > 0 then
+    return query select 'unprocessable', null::int, null::json, array_remove(found_problems, 'kyc_required');
     return;
   end if;
-  if cardinality(found_problems) > 0 then
-    return query select 'unprocessable', null::int, null::json, array_remove(found_problems, 'kyc_required');
+  if private.player_refusal(client_id, livemode, player_id, session_id, create_game_session.currency_code,
+                            create_game_session.jurisdiction) is not null then
+    return query select 'player_restricted', null::int, null::json, null::text[];
+    return;
+  end if;
+  if found_problems = array['kyc_required'] then
+    return query select 'kyc_required', null::int, null::json, null::text[];
     return;
   end if;
 

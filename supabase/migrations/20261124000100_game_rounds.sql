@@ -337,6 +337,7 @@ declare
   available numeric;
   ledger public.transaction;
   bet public.round_transaction;
+  refusal text;
 begin
   select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint);
   if began.outcome is not null then
@@ -357,6 +358,13 @@ begin
   end if;
   if s.status = 'created' and s.expires_at <= now() then
     return query select 'session_expired', null::json, null::text;
+    return;
+  end if;
+  -- The player's restrictions (the responsible-gaming migration), as they are now.
+  refusal := private.player_refusal(s.client_id, s.livemode, s.player_id, s.id, s.currency_code, s.jurisdiction,
+                                    s.created_at, amount);
+  if refusal is not null then
+    return query select refusal, null::json, null::text;
     return;
   end if;
 

@@ -34,3 +34,33 @@ describeAccessMatrix({
   change: { created_at: new Date('2030-01-01T00:00:00Z') },
   allowed: { select: ownerAndStaff, insert: staff, update: staff, delete: staff },
 });
+
+// Players' restrictions and their audit: written by the API and the engine alone (as the owner);
+// clients read their own, staff all; nobody changes or removes an audit row.
+describeAccessMatrix({
+  table: 'player_restriction',
+  key: 'player_id',
+  async seed({ sql, owner }) {
+    const player = `p-${randomInt(1e9)}`;
+    await sql`insert into public.player_restriction (client_id, livemode, player_id) values (${owner.id}, true, ${player})`;
+    return player;
+  },
+  newRow: ({ owner }) => ({ client_id: owner.id, livemode: true, player_id: `p-${randomInt(1e9)}` }),
+  change: { session_time_limit_minutes: 30 },
+  allowed: { select: ownerAndStaff, insert: [], update: [], delete: [] },
+});
+
+describeAccessMatrix({
+  table: 'player_restriction_audit',
+  async seed({ sql, owner }) {
+    const [row] = await sql`
+      insert into public.player_restriction_audit (client_id, livemode, player_id, action, detail)
+      values (${owner.id}, true, 'p-1', 'bet_refused', '{}') returning id`;
+    return row.id;
+  },
+  newRow: ({ owner }) => ({
+    id: crypto.randomUUID(), client_id: owner.id, livemode: true, player_id: 'p-1', action: 'session_refused', detail: {},
+  }),
+  change: { detail: { forged: true } },
+  allowed: { select: ownerAndStaff, insert: [], update: [], delete: [] },
+});

@@ -17,6 +17,8 @@ const catalogue = {
   idempotency_key_reused: [422, 'Idempotency-Key reused with another request'],
   reference_unavailable: [422, 'Unknown or unavailable provider or currency'],
   kyc_required: [403, 'KYC verification required'],
+  player_restricted: [403, 'Player restricted'],
+  exclusion_active: [409, 'Exclusion running'],
   // The provider API's.
   invalid_provider_key: [401, 'Invalid provider key'],
   invalid_session_token: [403, 'Invalid session token'],
@@ -40,6 +42,8 @@ const catalogue = {
   wallet_failed: [502, 'Wallet did not answer'],
   wallet_unavailable: [502, 'Wallet unavailable'],
   amount_too_large: [422, 'Amount too large'],
+  stake_limit_exceeded: [422, 'Stake limit exceeded'],
+  session_time_exceeded: [422, 'Session time exceeded'],
   internal_error: [500, 'Internal error'],
   service_unavailable: [503, 'Service unavailable'],
 } as const satisfies Record<string, readonly [number, string]>;

@@ -561,6 +561,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/players/{player_id}/restrictions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a player's restrictions
+         * @description Your player's responsible-gaming restrictions, in your key's mode; all empty when none were set.
+         */
+        get: operations["getPlayerRestrictions"];
+        /**
+         * Set a player's restrictions
+         * @description Replaces the player's restrictions with these, at once: new sessions and bets in open sessions are refused from now on (wins and rollbacks still settle). A running self-exclusion or cool-off cannot be lifted or shortened (`409 exclusion_active`). Each change is audited and is a `player.restrictions_updated` event.
+         */
+        put: operations["putPlayerRestrictions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -685,7 +709,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -1058,7 +1082,7 @@ export interface components {
          * @description What happened: each written in the same transaction as the change it reports.
          * @enum {string}
          */
-        EventType: "session.created" | "round.closed" | "round.cancelled" | "transaction.created" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed";
+        EventType: "session.created" | "round.closed" | "round.cancelled" | "transaction.created" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed" | "player.restrictions_updated" | "player.refused";
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;
@@ -1193,6 +1217,54 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last. */
             next_cursor: string | null;
             has_more: boolean;
+        };
+        /** @description The whole set: what is left out is lifted (where it may be). */
+        PlayerRestrictionsInput: {
+            /** @description Excluded from play until then. Cannot be lifted or brought forward while it runs (`409`). */
+            self_excluded_until?: components["schemas"]["DateTime"] | null;
+            /** @description Excluded until the operator lifts it... which it cannot through this API (`409`). */
+            self_excluded_indefinitely?: boolean;
+            /** @description A short break: no play until then; cannot be shortened while it runs (`409`). */
+            cool_off_until?: components["schemas"]["DateTime"] | null;
+            /** @description Net losses per UTC day, week (from Monday) and month, per currency. Stored and shown; enforced at bets in the next version. */
+            loss_limits?: {
+                [key: string]: {
+                    day?: components["schemas"]["Amount"] | null;
+                    week?: components["schemas"]["Amount"] | null;
+                    month?: components["schemas"]["Amount"] | null;
+                };
+            };
+            /** @description The largest bet per currency (`stake_limit_exceeded`). */
+            stake_limits?: {
+                [key: string]: components["schemas"]["Amount"];
+            };
+            /** @description No bet after this long since the session was created (`session_time_exceeded`). */
+            session_time_limit_minutes?: number | null;
+        };
+        PlayerRestrictions: {
+            player_id: string;
+            /** @description Excluded from play until then. Cannot be lifted or brought forward while it runs (`409`). */
+            self_excluded_until: components["schemas"]["DateTime"] | null;
+            self_excluded_indefinitely: boolean;
+            /** @description A short break: no play until then; cannot be shortened while it runs (`409`). */
+            cool_off_until: components["schemas"]["DateTime"] | null;
+            /** @description Net losses per UTC day, week (from Monday) and month, per currency. Stored and shown; enforced at bets in the next version. */
+            loss_limits: {
+                [key: string]: {
+                    day?: components["schemas"]["Amount"] | null;
+                    week?: components["schemas"]["Amount"] | null;
+                    month?: components["schemas"]["Amount"] | null;
+                };
+            };
+            /** @description The largest bet per currency (`stake_limit_exceeded`). */
+            stake_limits: {
+                [key: string]: components["schemas"]["Amount"];
+            };
+            /** @description No bet after this long since the session was created (`session_time_exceeded`). */
+            session_time_limit_minutes: number | null;
+            livemode: boolean;
+            /** @description null until first set. */
+            updated_at: components["schemas"]["DateTime"] | null;
         };
     };
     responses: {
@@ -1501,7 +1573,7 @@ export interface components {
                 };
             };
         };
-        /** @description The session token was not issued by this service. */
+        /** @description The session token was not issued by this service. Or, for a bet, the player is self-excluded or cooling off (`player_restricted`): wins and rollbacks still settle. */
         InvalidSessionToken: {
             headers: {
                 /**
@@ -1514,7 +1586,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /** @enum {unknown} */
-                    code?: "invalid_session_token";
+                    code?: "invalid_session_token" | "player_restricted";
                     /** @constant */
                     status?: 403;
                 };
@@ -1558,7 +1630,7 @@ export interface components {
                 };
             };
         };
-        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `session_expired`, `session_closed`, `test_session_unsupported` (test money arrives with the sandbox), `wallet_refused` (the operator's seamless wallet refused the debit: its `wallet_code`), `unknown_round`, `round_closed`, `round_mismatch`, `unknown_transaction`, `transaction_rolled_back`, `bet_settled`, `invalid_rollback`, `amount_too_large` (a balance or round total past 16 digits). */
+        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `session_expired`, `session_closed`, `test_session_unsupported` (test money arrives with the sandbox), `wallet_refused` (the operator's seamless wallet refused the debit: its `wallet_code`), `unknown_round`, `round_closed`, `round_mismatch`, `unknown_transaction`, `transaction_rolled_back`, `bet_settled`, `invalid_rollback`, `stake_limit_exceeded` (the player's stake limit, or the jurisdiction's maximum stake), `session_time_exceeded`, `amount_too_large` (a balance or round total past 16 digits). */
         ProviderRefused: {
             headers: {
                 /**
@@ -1571,7 +1643,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /** @enum {unknown} */
-                    code?: "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "wallet_refused" | "amount_too_large";
+                    code?: "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "wallet_refused" | "amount_too_large" | "stake_limit_exceeded" | "session_time_exceeded";
                     /** @constant */
                     status?: 422;
                 };
@@ -1631,8 +1703,8 @@ export interface components {
                 };
             };
         };
-        /** @description The session's jurisdiction lets only KYC-verified players play, and `kyc_status` is not `verified`. Nothing was written. */
-        KycRequired: {
+        /** @description The player may not play: self-excluded or cooling off (`player_restricted`), or not KYC-verified where the session's jurisdiction requires it (`kyc_required`). Nothing was written. */
+        PlayerNotAllowed: {
             headers: {
                 /**
                  * @description Never cached.
@@ -1645,8 +1717,27 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /** @constant */
                     status?: 403;
+                    /** @enum {unknown} */
+                    code?: "player_restricted" | "kyc_required";
+                };
+            };
+        };
+        /** @description A self-exclusion or cool-off that is running would end sooner: refused, nothing changed. */
+        ExclusionActive: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
                     /** @constant */
-                    code?: "kyc_required";
+                    code?: "exclusion_active";
+                    /** @constant */
+                    status?: 409;
                 };
             };
         };
@@ -1674,6 +1765,11 @@ export interface components {
         Cursor: string;
         /** @description `<provider slug>:<game code>`. */
         GameId: string;
+        /**
+         * @description Your identifier of the player, as in sessions.
+         * @example player-1
+         */
+        PlayerId: string;
     };
     requestBodies: never;
     headers: never;
@@ -1754,7 +1850,7 @@ export interface operations {
             201: components["responses"]["SessionCreated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["KycRequired"];
+            403: components["responses"]["PlayerNotAllowed"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2942,6 +3038,85 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlayerRestrictions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the player, as in sessions.
+                 * @example player-1
+                 */
+                player_id: components["parameters"]["PlayerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restrictions. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerRestrictions"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putPlayerRestrictions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the player, as in sessions.
+                 * @example player-1
+                 */
+                player_id: components["parameters"]["PlayerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerRestrictionsInput"];
+            };
+        };
+        responses: {
+            /** @description The restrictions, as now in force. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerRestrictions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["ExclusionActive"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -48,6 +48,9 @@ const refusals: Partial<Record<string, string>> = {
   bet_settled: 'A win has settled this bet: it can no longer be rolled back.',
   invalid_rollback: 'Only a bet of this session can be rolled back.',
   amount_too_large: 'The amount would take a balance or a round total past 16 digits before the point.',
+  player_restricted: 'The player is self-excluded or cooling off: no bets; wins and rollbacks still settle.',
+  stake_limit_exceeded: "The bet is larger than the player's stake limit, or the jurisdiction's maximum stake.",
+  session_time_exceeded: "The session has lasted longer than the player's session time limit.",
 };
 
 /** The round engine's refusal as the problem the provider gets; `members` from the engine (JSON). */

@@ -15,7 +15,8 @@ import { type GameSession, type GameSessionRow, parseSessionId, presentSession, 
 import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from '../session-request.ts';
 
 interface Outcome {
-  outcome: 'created' | 'replayed' | 'unauthorized' | 'in_progress' | 'key_reused' | 'unprocessable' | 'kyc_required';
+  outcome: 'created' | 'replayed' | 'unauthorized' | 'in_progress' | 'key_reused' | 'unprocessable' | 'kyc_required'
+    | 'player_restricted';
   response_status: number | null;
   body: GameSession | null;
   problems: string[] | null;
@@ -140,6 +141,8 @@ export async function createSession(ctx: ApiContext, request: Request): Promise<
       throw new Problem('reference_unavailable', 'The game, currency, country or jurisdiction cannot be played; see `errors`.', {
         errors: result.problems!.map((code) => referenceErrors[code]),
       });
+    case 'player_restricted':
+      throw new Problem('player_restricted', 'The player is self-excluded or cooling off: no new sessions until it ends.');
     case 'kyc_required':
       throw new Problem('kyc_required', 'The jurisdiction lets only KYC-verified players play: send `kyc_status` `verified` once they are.');
   }

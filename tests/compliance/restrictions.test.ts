@@ -1,0 +1,153 @@
+// Responsible gaming, in-process against the test database: GET and PUT
+// /v3/players/{player_id}/restrictions (as documented, amounts normalised, a running exclusion never
+// lifted or shortened), each change audited and an event; a restricted player's new session refused
+// (403); bets in open sessions refused by the round engine in both wallet modes (self-exclusion,
+// cool-off, stake limit, the jurisdiction's maximum stake, session time) while wins still settle.
+import { createHash, randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectResponseMatches } from '../openapi/contract.ts';
+import { connect } from '../helpers/db.ts';
+import { newOperator, type Operator, recordedSession, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
+
+const sql = connect();
+const { handle } = await sessionsHandler();
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+let operator: Operator;
+let providerHash: string;
+let providerKey: string;
+
+beforeAll(async () => {
+  operator = await newOperator(sql, 'responsible');
+  await sql`insert into public.wallet (client_id, currency_code) values (${operator.account.id}, 'EUR')`;
+  await sql`select * from public.record_transaction(${operator.account.id}::uuid, 'EUR', 'deposit', 1000::numeric)`;
+  providerKey = (await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key;
+  providerHash = sha(providerKey);
+});
+
+async function restrictions(method: 'GET' | 'PUT', player: string, body?: object) {
+  const response = await handle(new Request(`http://api.test/v3/players/${encodeURIComponent(player)}/restrictions`, {
+    method, headers: { authorization: `Bearer ${operator.key}`, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  }));
+  const json = await response.json();
+  expectResponseMatches(method === 'GET' ? 'getPlayerRestrictions' : 'putPlayerRestrictions', response, json);
+  return { status: response.status, body: json };
+}
+const bet = async (session: string, amount: string, round = randomUUID()) =>
+  (await sql`select outcome from private.round_bet(${providerHash}, ${session}::uuid, ${randomUUID()}, ${round},
+    ${amount}::numeric, false, ${sha(randomUUID())})`)[0].outcome as string;
+const later = (hours: number) => new Date(Date.now() + hours * 3600_000).toISOString();
+async function recordedPlayerSession(player: string, options: { createdAgo?: string } = {}): Promise<string> {
+  const id = await recordedSession(sql, operator.account.id);
+  await sql`update public.game_session set player_id = ${player}, created_at = now() - ${options.createdAgo ?? '1 second'}::interval
+            where id = ${id}`;
+  return id;
+}
+
+describe('a player\'s restrictions through the API', () => {
+  it('reads none at first, then sets the whole set, amounts with four places, audited and an event', async () => {
+    const player = `p-${randomUUID()}`;
+    expect(await restrictions('GET', player)).toEqual({
+      status: 200,
+      body: {
+        player_id: player, self_excluded_until: null, self_excluded_indefinitely: false, cool_off_until: null, loss_limits: {},
+        stake_limits: {}, session_time_limit_minutes: null, livemode: true, updated_at: null,
+      },
+    });
+    const set = await restrictions('PUT', player, {
+      loss_limits: { EUR: { day: '50', month: '500.5' } }, stake_limits: { EUR: '2' }, session_time_limit_minutes: 90,
+    });
+    expect(set).toMatchObject({
+      status: 200, body: { loss_limits: { EUR: { day: '50.0000', month: '500.5000' } }, stake_limits: { EUR: '2.0000' }, session_time_limit_minutes: 90 },
+    });
+    expect((await restrictions('GET', player)).body).toEqual(set.body);
+    const [audit] = await sql`select action, detail from public.player_restriction_audit where player_id = ${player}`;
+    expect(audit).toMatchObject({ action: 'restrictions_changed', detail: { stake_limits: { EUR: '2.0000' } } });
+    const [event] = await sql`select data from public.event where type = 'player.restrictions_updated' and data->>'player_id' = ${player}`;
+    expect(event.data).toMatchObject({ session_time_limit_minutes: 90 });
+    expect(await restrictions('PUT', player, { stake_limits: { EUR: '-1' } })).toMatchObject({ status: 400 });
+    expect(await restrictions('PUT', player, { cool_off: true })).toMatchObject({ status: 400 });
+  });
+
+  it('never lifts or shortens a running self-exclusion or cool-off, and lets one be extended', async () => {
+    const player = `p-${randomUUID()}`;
+    await restrictions('PUT', player, { self_excluded_until: later(24 * 180) });
+    expect(await restrictions('PUT', player, {})).toMatchObject({ status: 409, body: { code: 'exclusion_active' } });
+    expect(await restrictions('PUT', player, { self_excluded_until: later(24) })).toMatchObject({ status: 409 });
+    expect((await restrictions('PUT', player, { self_excluded_indefinitely: true })).status).toBe(200);
+    expect(await restrictions('PUT', player, { self_excluded_until: later(24 * 365 * 5) })).toMatchObject({ status: 409 });
+    const other = `p-${randomUUID()}`;
+    await restrictions('PUT', other, { cool_off_until: later(24) });
+    expect(await restrictions('PUT', other, { cool_off_until: later(1) })).toMatchObject({ status: 409 });
+    expect((await restrictions('PUT', other, { cool_off_until: later(48) })).status).toBe(200);
+  });
+});
+
+describe('restrictions enforced', () => {
+  it('refuses a restricted player\'s new session with 403, writing no session, audited and an event', async () => {
+    const player = `p-${randomUUID()}`;
+    await restrictions('PUT', player, { cool_off_until: later(24) });
+    const response = await handle(sessionRequest({ ...validBody, player_id: player }, { key: operator.key }));
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ code: 'player_restricted' });
+    expect((await sql`select count(*)::int as n from public.game_session where player_id = ${player}`)[0].n).toBe(0);
+    expect((await sql`select action from public.player_restriction_audit where player_id = ${player} order by created_at`)
+      .map((row) => row.action)).toEqual(['restrictions_changed', 'session_refused']);
+    const [event] = await sql`select data from public.event where type = 'player.refused' and data->>'player_id' = ${player}`;
+    expect(event.data).toMatchObject({ reason: 'player_restricted', refused: 'session' });
+  });
+
+  it('refuses bets in an open session once the player cools off, while the round\'s win still settles', async () => {
+    const player = `p-${randomUUID()}`;
+    const session = await recordedPlayerSession(player);
+    const round = randomUUID();
+    expect(await bet(session, '1', round)).toBe('ok');
+    await restrictions('PUT', player, { cool_off_until: later(1) });
+    expect(await bet(session, '1', round)).toBe('player_restricted');
+    const [win] = await sql`select outcome from private.round_win(${providerHash}, ${session}::uuid, ${randomUUID()}, ${round},
+      2, true, null, ${sha(randomUUID())})`;
+    expect(win.outcome).toBe('ok');
+    // Through the provider API: 403 with the code.
+    const token = new URL((await (await handle(sessionRequest({ ...validBody, player_id: `q-${player}` }, { key: operator.key }))).json())
+      .launch_url).searchParams.get('token')!;
+    await restrictions('PUT', `q-${player}`, { self_excluded_indefinitely: true });
+    const refused = await handle(new Request('http://api.test/v3/provider/bets', {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` },
+      body: JSON.stringify({ session_token: token, transaction_id: randomUUID(), round_id: randomUUID(), amount: '1' }),
+    }));
+    const body = await refused.json();
+    expectResponseMatches('providerBet', refused, body);
+    expect({ status: refused.status, code: body.code }).toEqual({ status: 403, code: 'player_restricted' });
+  });
+
+  it('refuses a bet over the stake limit, or once the session has lasted past the time limit', async () => {
+    const player = `p-${randomUUID()}`;
+    await restrictions('PUT', player, { stake_limits: { EUR: '2', USD: '0' }, session_time_limit_minutes: 30 });
+    const fresh = await recordedPlayerSession(player);
+    expect(await bet(fresh, '2.0001')).toBe('stake_limit_exceeded');
+    expect(await bet(fresh, '2')).toBe('ok');
+    const old = await recordedPlayerSession(player, { createdAgo: '31 minutes' });
+    expect(await bet(old, '1')).toBe('session_time_exceeded');
+    expect((await sql`select detail from public.player_restriction_audit where player_id = ${player} and action = 'bet_refused'`)
+      .map((row) => row.detail.reason)).toEqual(['stake_limit_exceeded', 'session_time_exceeded']);
+  });
+
+  it('holds a session to its jurisdiction\'s maximum stake in that currency', async () => {
+    const session = await recordedPlayerSession(`p-${randomUUID()}`);
+    await sql`insert into public.jurisdiction (code, name, regulator, max_stake, max_stake_currency)
+              values ('ZZ-EUR', 'Test', 'Test', 5, 'EUR') on conflict (code) do nothing`;
+    await sql`update public.game_session set jurisdiction = 'ZZ-EUR' where id = ${session}`;
+    expect(await bet(session, '5.01')).toBe('stake_limit_exceeded');
+    expect(await bet(session, '5')).toBe('ok');
+  });
+
+  it('refuses a restricted player\'s bet in seamless mode too, before any call to the wallet', async () => {
+    const seamless = await newOperator(sql, 'seamless-restricted');
+    await sql`select * from private.change_wallet_settings(${seamless.account.id}, true, 'seamless', 'https://w.test/', false)`;
+    const session = await recordedSession(sql, seamless.account.id);
+    await sql`insert into public.player_restriction (client_id, livemode, player_id, cool_off_until)
+              values (${seamless.account.id}, true, 'player-1', now() + interval '1 hour')`;
+    expect(await bet(session, '1')).toBe('player_restricted');
+    expect((await sql`select count(*)::int as n from public.wallet_call where client_id = ${seamless.account.id}`)[0].n).toBe(0);
+  });
+});
