@@ -709,7 +709,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -1226,7 +1226,7 @@ export interface components {
             self_excluded_indefinitely?: boolean;
             /** @description A short break: no play until then; cannot be shortened while it runs (`409`). */
             cool_off_until?: components["schemas"]["DateTime"] | null;
-            /** @description Net losses per UTC day, week (from Monday) and month, per currency. Stored and shown; enforced at bets in the next version. */
+            /** @description Net losses (bets less wins and bets given back) per UTC day, week (from Monday) and month, per currency, counted from when a limit exists: the bet that would cross one is refused (`loss_limit_reached`). */
             loss_limits?: {
                 [key: string]: {
                     day?: components["schemas"]["Amount"] | null;
@@ -1248,7 +1248,7 @@ export interface components {
             self_excluded_indefinitely: boolean;
             /** @description A short break: no play until then; cannot be shortened while it runs (`409`). */
             cool_off_until: components["schemas"]["DateTime"] | null;
-            /** @description Net losses per UTC day, week (from Monday) and month, per currency. Stored and shown; enforced at bets in the next version. */
+            /** @description Net losses (bets less wins and bets given back) per UTC day, week (from Monday) and month, per currency, counted from when a limit exists: the bet that would cross one is refused (`loss_limit_reached`). */
             loss_limits: {
                 [key: string]: {
                     day?: components["schemas"]["Amount"] | null;
@@ -1630,7 +1630,7 @@ export interface components {
                 };
             };
         };
-        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `session_expired`, `session_closed`, `test_session_unsupported` (test money arrives with the sandbox), `wallet_refused` (the operator's seamless wallet refused the debit: its `wallet_code`), `unknown_round`, `round_closed`, `round_mismatch`, `unknown_transaction`, `transaction_rolled_back`, `bet_settled`, `invalid_rollback`, `stake_limit_exceeded` (the player's stake limit, or the jurisdiction's maximum stake), `session_time_exceeded`, `amount_too_large` (a balance or round total past 16 digits). */
+        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `session_expired`, `session_closed`, `test_session_unsupported` (test money arrives with the sandbox), `wallet_refused` (the operator's seamless wallet refused the debit: its `wallet_code`), `unknown_round`, `round_closed`, `round_mismatch`, `unknown_transaction`, `transaction_rolled_back`, `bet_settled`, `invalid_rollback`, `stake_limit_exceeded` (the player's stake limit, or the jurisdiction's maximum stake), `session_time_exceeded`, `loss_limit_reached` (the bet would take the player past a loss limit), `amount_too_large` (a balance or round total past 16 digits). */
         ProviderRefused: {
             headers: {
                 /**
@@ -1643,7 +1643,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /** @enum {unknown} */
-                    code?: "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "wallet_refused" | "amount_too_large" | "stake_limit_exceeded" | "session_time_exceeded";
+                    code?: "insufficient_funds" | "session_expired" | "session_closed" | "test_session_unsupported" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "wallet_refused" | "amount_too_large" | "stake_limit_exceeded" | "session_time_exceeded" | "loss_limit_reached";
                     /** @constant */
                     status?: 422;
                 };

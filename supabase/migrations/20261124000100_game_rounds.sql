@@ -399,6 +399,14 @@ begin
     return query select 'amount_too_large', null::json, null::text;
     return;
   end if;
+  -- The player's loss limits (the responsible-gaming migration), locked last: the bet that would
+  -- cross one is refused, and counted otherwise.
+  refusal := private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, amount, true);
+  if refusal is not null then
+    perform private.record_refusal(s.client_id, s.livemode, s.player_id, s.id, refusal, amount);
+    return query select refusal, null::json, null::text;
+    return;
+  end if;
 
   if round.id is null then
     insert into public.game_round as r
@@ -541,6 +549,9 @@ begin
       status = case when round_closed then 'closed' else r.status end,
       closed_at = case when round_closed then now() end
   where r.id = round.id;
+  if amount > 0 then
+    perform private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, -amount, false);
+  end if;
   insert into public.round_transaction as t
     (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
      ledger_transaction_id, request_fingerprint, response_body)
@@ -624,6 +635,7 @@ begin
       balance_after := ledger.balance_after::text;
     end if;
     update public.round_transaction t set rolled_back = true where t.id = bet.id;
+    perform private.count_loss(s.client_id, s.livemode, s.player_id, round.currency_code, -bet.amount, false);
     -- Nothing left at stake, nothing won, and no bet waiting for the operator's debit (seamless):
     -- the round is cancelled.
     update public.game_round r
@@ -853,6 +865,7 @@ begin
                                                    bet.transaction_id));
       end if;
       update public.round_transaction t set rolled_back = true where t.id = bet.id;
+      perform private.count_loss(round.client_id, round.livemode, round.player_id, round.currency_code, -bet.amount, false);
       insert into public.round_transaction as t
         (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
          ledger_transaction_id, request_fingerprint, response_body)

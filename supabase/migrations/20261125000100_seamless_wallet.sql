@@ -201,6 +201,7 @@ begin
   if call.action = 'debit' and answer = 'refused' then
     -- Refused: as if never made, so the same bet later is judged again.
     delete from public.round_transaction x where x.id = t.id;
+    perform private.count_loss(call.client_id, call.livemode, call.request->>'player_id', call.request->>'currency', -t.amount, false);
     delete from public.game_round r
     where r.id = round.id and not exists (select 1 from public.round_transaction x where x.round_id = round.id);
     return query select case when wallet_code = 'insufficient_funds' then 'insufficient_funds' else 'wallet_refused' end,
@@ -212,6 +213,7 @@ begin
   if call.action = 'debit' then
     update public.wallet_call c set status = 'failed', last_error = left(error, 500), completed_at = now() where c.id = call.id;
     update public.round_transaction x set rolled_back = true where x.id = t.id;
+    perform private.count_loss(call.client_id, call.livemode, call.request->>'player_id', call.request->>'currency', -t.amount, false);
     -- Nothing left at stake and nothing won: the round is cancelled.
     update public.game_round r set status = 'cancelled', closed_at = now()
     where r.id = round.id and r.total_win = 0 and r.status = 'open'

@@ -6,8 +6,10 @@
 -- still settle. A self-exclusion or cool-off cannot be lifted or shortened before it ends, as
 -- regulators require. Every change and every refusal is kept (public.player_restriction_audit,
 -- append-only: no role may change or remove a row through the API) and is an event.
--- Loss limits are stored and shown; the round engine enforces them in the next version (a running
--- tally per player, currency and period, under the bet's own lock).
+-- Loss limits hold net losses (bets less wins and bets given back) per UTC day, week (from Monday)
+-- and month, counted from when a limit exists: the engine keeps a running tally per player,
+-- currency and period (private.player_loss), locked after the round and the float, so concurrent
+-- bets of one player cannot overshoot, and refuses the bet that would cross a limit.
 
 -- ============================================================================================
 -- Tables
@@ -49,11 +51,27 @@ comment on table public.player_restriction_audit is
   'Every change of a player''s restrictions and every refusal they caused; append-only.';
 create index player_restriction_audit_client_id_idx on public.player_restriction_audit (client_id, created_at desc);
 
+-- The running tally behind loss limits: a player's net loss in a currency over one period. Kept
+-- only for players with a limit in that currency; no API role reaches it.
+create table private.player_loss (
+  client_id uuid not null references auth.users (id) on delete cascade,
+  livemode boolean not null,
+  player_id text not null,
+  currency_code text not null,
+  period text not null,
+  period_start date not null,
+  net_loss numeric(20, 4) not null default 0,
+  primary key (client_id, livemode, player_id, currency_code, period, period_start),
+  constraint player_loss_period_check check (period in ('day', 'week', 'month'))
+);
+comment on table private.player_loss is 'Net losses per player, currency and UTC period, for loss limits.';
+
 -- ============================================================================================
 -- Row level security
 -- ============================================================================================
 alter table public.player_restriction enable row level security;
 alter table public.player_restriction_audit enable row level security;
+alter table private.player_loss enable row level security;
 
 -- ============================================================================================
 -- Grants: read-only for the API roles; the endpoint and the engine write as the owner.
@@ -107,17 +125,77 @@ begin
     end if;
   end if;
   if refusal is not null then
-    insert into public.player_restriction_audit (client_id, livemode, player_id, action, detail)
-    values (client_id, livemode, player_id, case when amount is null then 'session_refused' else 'bet_refused' end,
-            jsonb_strip_nulls(jsonb_build_object('reason', refusal, 'session_id', session_id, 'amount', amount::numeric(20, 4)::text)));
-    perform private.emit_event(client_id, livemode, 'player.refused', jsonb_strip_nulls(jsonb_build_object(
-      'player_id', player_id, 'reason', refusal, 'session_id', session_id,
-      'refused', case when amount is null then 'session' else 'bet' end, 'amount', amount::numeric(20, 4)::text)));
+    perform private.record_refusal(client_id, livemode, player_id, session_id, refusal, amount);
   end if;
   return refusal;
 end;
 $$;
 revoke execute on function private.player_refusal from public, anon, authenticated, service_role;
+
+-- A refusal, kept in the audit and told as an event: of a session (no amount) or of a bet.
+create function private.record_refusal(
+  client_id uuid, livemode boolean, player_id text, session_id uuid, reason text, amount numeric
+) returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  insert into public.player_restriction_audit (client_id, livemode, player_id, action, detail)
+  values (client_id, livemode, player_id, case when amount is null then 'session_refused' else 'bet_refused' end,
+          jsonb_strip_nulls(jsonb_build_object('reason', reason, 'session_id', session_id, 'amount', amount::numeric(20, 4)::text)));
+  perform private.emit_event(client_id, livemode, 'player.refused', jsonb_strip_nulls(jsonb_build_object(
+    'player_id', player_id, 'reason', reason, 'session_id', session_id,
+    'refused', case when amount is null then 'session' else 'bet' end, 'amount', amount::numeric(20, 4)::text)));
+end;
+$$;
+revoke execute on function private.record_refusal from public, anon, authenticated, service_role;
+
+-- Counts `amount` into the player's loss tallies of the current UTC periods that have a limit in
+-- this currency: a bet adds, a win or a bet given back subtracts. `bet`: the count is refused
+-- (`loss_limit_reached`, nothing counted) when it would take a tally past its limit. Called last,
+-- after the round and the float are locked, so every call takes its locks in one order.
+create function private.count_loss(
+  client_id uuid, livemode boolean, player_id text, currency text, amount numeric, bet boolean
+) returns text
+language plpgsql
+set search_path = ''
+as $$
+#variable_conflict use_variable
+declare
+  limits jsonb;
+  period text;
+  starts date;
+  tally numeric;
+  utc timestamp := now() at time zone 'UTC';
+begin
+  select r.loss_limits->currency into limits from public.player_restriction r
+  where r.client_id = client_id and r.livemode = livemode and r.player_id = player_id;
+  if limits is null or limits = '{}'::jsonb then
+    return null;
+  end if;
+  -- Every tally with a limit locked and checked first; then all of them counted.
+  foreach period in array array['day', 'week', 'month'] loop
+    continue when limits->>period is null;
+    starts := date_trunc(period, utc)::date;
+    insert into private.player_loss as l (client_id, livemode, player_id, currency_code, period, period_start)
+    values (client_id, livemode, player_id, currency, period, starts)
+    on conflict on constraint player_loss_pkey do nothing;
+    select l.net_loss into tally from private.player_loss l
+    where (l.client_id, l.livemode, l.player_id, l.currency_code, l.period, l.period_start)
+        = (client_id, livemode, player_id, currency, period, starts)
+    for update;
+    if bet and tally + amount > (limits->>period)::numeric then
+      return 'loss_limit_reached';
+    end if;
+  end loop;
+  update private.player_loss l set net_loss = l.net_loss + amount
+  where (l.client_id, l.livemode, l.player_id, l.currency_code) = (client_id, livemode, player_id, currency)
+    and (l.period, l.period_start) in (select p, date_trunc(p, utc)::date from unnest(array['day', 'week', 'month']) p
+                                        where limits->>p is not null);
+  return null;
+end;
+$$;
+revoke execute on function private.count_loss from public, anon, authenticated, service_role;
 
 -- GET /v3/players/{player_id}/restrictions: the key check and the read (no restrictions: all
 -- empty). `authorized` false for a key that does not authenticate.

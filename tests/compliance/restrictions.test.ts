@@ -151,3 +151,64 @@ describe('restrictions enforced', () => {
     expect((await sql`select count(*)::int as n from public.wallet_call where client_id = ${seamless.account.id}`)[0].n).toBe(0);
   });
 });
+
+describe('loss limits', () => {
+  const lossOf = async (player: string, period: string) =>
+    (await sql`select net_loss::text from private.player_loss where player_id = ${player} and period = ${period}`)[0]?.net_loss;
+
+  it('refuses the bet that would cross a limit, writing nothing; wins and bets given back make room again', async () => {
+    const player = `p-${randomUUID()}`;
+    await restrictions('PUT', player, { loss_limits: { EUR: { day: '10', month: '100' } } });
+    const session = await recordedPlayerSession(player);
+    const round = randomUUID();
+    expect(await bet(session, '6', round)).toBe('ok');
+    const ledger = (await sql`select count(*)::int as n from public.transaction where client_id = ${operator.account.id}`)[0].n;
+    expect(await bet(session, '4.0001', round)).toBe('loss_limit_reached');
+    expect((await sql`select count(*)::int as n from public.transaction where client_id = ${operator.account.id}`)[0].n).toBe(ledger);
+    expect(await lossOf(player, 'day')).toBe('6.0000');
+    expect(await bet(session, '4', round)).toBe('ok');
+    expect(await lossOf(player, 'day')).toBe('10.0000');
+    // A win of 3 makes room for a bet of 3, and no more.
+    await sql`select * from private.round_win(${providerHash}, ${session}::uuid, ${randomUUID()}, ${round}, 3, true, null, ${sha(randomUUID())})`;
+    expect(await bet(session, '3.01')).toBe('loss_limit_reached');
+    const given = randomUUID();
+    const [placed] = await sql`select outcome from private.round_bet(${providerHash}, ${session}::uuid, ${given}, ${randomUUID()},
+      3, false, ${sha(randomUUID())})`;
+    expect(placed.outcome).toBe('ok');
+    await sql`select * from private.round_rollback(${providerHash}, ${session}::uuid, ${randomUUID()}, ${given}, ${sha(randomUUID())})`;
+    expect(await lossOf(player, 'day')).toBe('7.0000');
+    expect(await lossOf(player, 'month')).toBe('7.0000');
+    const [refusal] = await sql`select detail from public.player_restriction_audit where player_id = ${player} and action = 'bet_refused' limit 1`;
+    expect(refusal.detail).toMatchObject({ reason: 'loss_limit_reached', amount: '4.0001' });
+  });
+
+  it('never lets concurrent bets of one player overshoot a limit', async () => {
+    const player = `p-${randomUUID()}`;
+    await restrictions('PUT', player, { loss_limits: { EUR: { day: '10' } } });
+    const session = await recordedPlayerSession(player);
+    const pool = connect();
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () =>
+      pool`select outcome from private.round_bet(${providerHash}, ${session}::uuid, ${randomUUID()}, ${randomUUID()},
+        1, false, ${sha(randomUUID())})`.then(([row]) => row.outcome as string)));
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(10);
+    expect(outcomes.filter((o) => o === 'loss_limit_reached')).toHaveLength(10);
+    expect(await lossOf(player, 'day')).toBe('10.0000');
+  });
+
+  it('gives a seamless bet its room back when the operator refuses it or does not answer', async () => {
+    const seamless = await newOperator(sql, 'seamless-limits');
+    await sql`select * from private.change_wallet_settings(${seamless.account.id}, true, 'seamless', 'https://w.test/', false)`;
+    const session = await recordedSession(sql, seamless.account.id);
+    await sql`insert into public.player_restriction (client_id, livemode, player_id, loss_limits)
+              values (${seamless.account.id}, true, 'player-1', '{"EUR": {"day": "10.0000"}}')`;
+    const loss = async () => (await sql`select net_loss::text from private.player_loss where client_id = ${seamless.account.id}`)[0].net_loss;
+    for (const answer of ['refused', 'failed']) {
+      const [queued] = await sql`select outcome, body from private.round_bet(${providerHash}, ${session}::uuid, ${randomUUID()},
+        ${randomUUID()}, 8, false, ${sha(randomUUID())})`;
+      expect(queued.outcome).toBe('wallet_call');
+      expect(await loss()).toBe('8.0000');
+      await sql`select * from private.finish_wallet_call(${queued.body.call_id}, 1, ${answer}, '0', 'insufficient_funds', 'down')`;
+      expect(await loss()).toBe('0.0000');
+    }
+  });
+});

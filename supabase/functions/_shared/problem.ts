@@ -44,6 +44,7 @@ const catalogue = {
   amount_too_large: [422, 'Amount too large'],
   stake_limit_exceeded: [422, 'Stake limit exceeded'],
   session_time_exceeded: [422, 'Session time exceeded'],
+  loss_limit_reached: [422, 'Loss limit reached'],
   internal_error: [500, 'Internal error'],
   service_unavailable: [503, 'Service unavailable'],
 } as const satisfies Record<string, readonly [number, string]>;

@@ -51,6 +51,7 @@ const refusals: Partial<Record<string, string>> = {
   player_restricted: 'The player is self-excluded or cooling off: no bets; wins and rollbacks still settle.',
   stake_limit_exceeded: "The bet is larger than the player's stake limit, or the jurisdiction's maximum stake.",
   session_time_exceeded: "The session has lasted longer than the player's session time limit.",
+  loss_limit_reached: 'The bet would take the player past a loss limit; nothing was written.',
 };
 
 /** The round engine's refusal as the problem the provider gets; `members` from the engine (JSON). */
