@@ -24,6 +24,8 @@ const OPERATORS = 100;
 const PLAYERS = 64;
 const SECONDS = 5;
 const TARGET = { ratio: 0.6, p99Ms: 25 };
+// Limits on the bet path may cost at most this share of its throughput.
+const LIMITS_COST = 0.1;
 
 interface Player {
   token: string;
@@ -95,6 +97,27 @@ export const gameRounds: Section = {
           ]);
         }
       }
+      // Responsible gaming on the bet path: every player of the transfer operators gets loss limits
+      // (day, week, month) and a stake limit, none of which these bets reach; the same pairs before
+      // and after, back to back in this run.
+      log('  bet+win pairs, concurrency 16, without and with limits');
+      const unlimited = await endpoint(16, OPERATORS);
+      await admin`
+        insert into public.player_restriction (client_id, livemode, player_id, loss_limits, stake_limits)
+        select client_id, true, 'bench-player-' || n,
+               '{"EUR": {"day": "1000000000000", "week": "1000000000000", "month": "1000000000000"}}', '{"EUR": "1000"}'
+        from public.api_key, generate_series(0, ${PLAYERS - 1}) n
+        where client_id not in (select id from auth.users where email like 'seamless%')`;
+      await endpoint(16, OPERATORS); // warm-up
+      const limited = await endpoint(16, OPERATORS);
+      const limitsRatio = throughput(limited) / throughput(unlimited);
+      const limitsMissed = limitsRatio < 1 - LIMITS_COST || limited.errors > 0;
+      if (limitsMissed) misses.push(`limits: ${limitsRatio.toFixed(2)} of the throughput without, < ${1 - LIMITS_COST}`);
+      table.push([
+        'transfer: bet+win, concurrency 16, with loss and stake limits', throughput(limited).toFixed(0),
+        `${throughput(unlimited).toFixed(0)} (without)`, limitsRatio.toFixed(2), `${limited.p50.toFixed(2)} / ${limited.p99.toFixed(2)}`,
+        `${unlimited.p50.toFixed(2)} / ${unlimited.p99.toFixed(2)}`, `${limited.errors}`, '-', limitsMissed ? 'MISSED' : 'met',
+      ]);
       for (const operators of [1, 10, 100]) {
         log(`  hot float: ${PLAYERS} players over ${operators} operator(s)`);
         const result = await endpoint(PLAYERS, operators);
@@ -113,6 +136,8 @@ export const gameRounds: Section = {
             'the floor is the same two engine calls (private.round_bet, round_win, and in seamless mode the wallet call ' +
             `and private.finish_wallet_call) from Node with the function's pool. Each case ${SECONDS} s after a warm-up; every request sent is answered. Targets: ratio >= ` +
             `${TARGET.ratio}, p99 < ${TARGET.p99Ms} ms, zero errors, round transactions written = 200 answers. ` +
+            'With limits: every player given loss limits and a stake limit, the same pairs at no less than ' +
+            `${1 - LIMITS_COST} of the throughput without them (the row before, its floor column). ` +
             'The hot float spreads the players over fewer operators, down to one wallet row for all of them.',
         ],
         table: {

@@ -51,20 +51,23 @@ comment on table public.player_restriction_audit is
   'Every change of a player''s restrictions and every refusal they caused; append-only.';
 create index player_restriction_audit_client_id_idx on public.player_restriction_audit (client_id, created_at desc);
 
--- The running tally behind loss limits: a player's net loss in a currency over one period. Kept
--- only for players with a limit in that currency; no API role reaches it.
+-- The running tally behind loss limits: a player's net loss in a currency over the current UTC day,
+-- week and month, one row (one write per bet or win), each period starting afresh when its start
+-- moves. Kept only for players with a limit in that currency; no API role reaches it.
 create table private.player_loss (
   client_id uuid not null references auth.users (id) on delete cascade,
   livemode boolean not null,
   player_id text not null,
   currency_code text not null,
-  period text not null,
-  period_start date not null,
-  net_loss numeric(20, 4) not null default 0,
-  primary key (client_id, livemode, player_id, currency_code, period, period_start),
-  constraint player_loss_period_check check (period in ('day', 'week', 'month'))
+  day_start date not null,
+  day_loss numeric(20, 4) not null default 0,
+  week_start date not null,
+  week_loss numeric(20, 4) not null default 0,
+  month_start date not null,
+  month_loss numeric(20, 4) not null default 0,
+  primary key (client_id, livemode, player_id, currency_code)
 );
-comment on table private.player_loss is 'Net losses per player, currency and UTC period, for loss limits.';
+comment on table private.player_loss is 'Net losses per player and currency over the current UTC day, week and month, for loss limits.';
 
 -- ============================================================================================
 -- Row level security
@@ -163,35 +166,35 @@ as $$
 #variable_conflict use_variable
 declare
   limits jsonb;
-  period text;
-  starts date;
-  tally numeric;
+  tally private.player_loss;
   utc timestamp := now() at time zone 'UTC';
+  day_now numeric;
+  week_now numeric;
+  month_now numeric;
 begin
   select r.loss_limits->currency into limits from public.player_restriction r
   where r.client_id = client_id and r.livemode = livemode and r.player_id = player_id;
   if limits is null or limits = '{}'::jsonb then
     return null;
   end if;
-  -- Every tally with a limit locked and checked first; then all of them counted.
-  foreach period in array array['day', 'week', 'month'] loop
-    continue when limits->>period is null;
-    starts := date_trunc(period, utc)::date;
-    insert into private.player_loss as l (client_id, livemode, player_id, currency_code, period, period_start)
-    values (client_id, livemode, player_id, currency, period, starts)
-    on conflict on constraint player_loss_pkey do nothing;
-    select l.net_loss into tally from private.player_loss l
-    where (l.client_id, l.livemode, l.player_id, l.currency_code, l.period, l.period_start)
-        = (client_id, livemode, player_id, currency, period, starts)
-    for update;
-    if bet and tally + amount > (limits->>period)::numeric then
-      return 'loss_limit_reached';
-    end if;
-  end loop;
-  update private.player_loss l set net_loss = l.net_loss + amount
+  insert into private.player_loss as l (client_id, livemode, player_id, currency_code, day_start, week_start, month_start)
+  values (client_id, livemode, player_id, currency, utc::date, date_trunc('week', utc)::date, date_trunc('month', utc)::date)
+  on conflict on constraint player_loss_pkey do nothing;
+  select * into tally from private.player_loss l
   where (l.client_id, l.livemode, l.player_id, l.currency_code) = (client_id, livemode, player_id, currency)
-    and (l.period, l.period_start) in (select p, date_trunc(p, utc)::date from unnest(array['day', 'week', 'month']) p
-                                        where limits->>p is not null);
+  for update;
+  -- Each period's tally as of now (a period that has moved on starts from nothing), with this counted.
+  day_now := case when tally.day_start = utc::date then tally.day_loss else 0 end + amount;
+  week_now := case when tally.week_start = date_trunc('week', utc)::date then tally.week_loss else 0 end + amount;
+  month_now := case when tally.month_start = date_trunc('month', utc)::date then tally.month_loss else 0 end + amount;
+  if bet and (day_now > (limits->>'day')::numeric or week_now > (limits->>'week')::numeric
+              or month_now > (limits->>'month')::numeric) then
+    return 'loss_limit_reached';
+  end if;
+  update private.player_loss l
+  set day_start = utc::date, day_loss = day_now, week_start = date_trunc('week', utc)::date,
+      week_loss = week_now, month_start = date_trunc('month', utc)::date, month_loss = month_now
+  where (l.client_id, l.livemode, l.player_id, l.currency_code) = (client_id, livemode, player_id, currency);
   return null;
 end;
 $$;

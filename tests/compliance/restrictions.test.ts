@@ -153,8 +153,8 @@ describe('restrictions enforced', () => {
 });
 
 describe('loss limits', () => {
-  const lossOf = async (player: string, period: string) =>
-    (await sql`select net_loss::text from private.player_loss where player_id = ${player} and period = ${period}`)[0]?.net_loss;
+  const lossOf = async (player: string, period: 'day' | 'week' | 'month') =>
+    (await sql`select ${sql(`${period}_loss`)}::text as loss from private.player_loss where player_id = ${player}`)[0]?.loss;
 
   it('refuses the bet that would cross a limit, writing nothing; wins and bets given back make room again', async () => {
     const player = `p-${randomUUID()}`;
@@ -201,7 +201,7 @@ describe('loss limits', () => {
     const session = await recordedSession(sql, seamless.account.id);
     await sql`insert into public.player_restriction (client_id, livemode, player_id, loss_limits)
               values (${seamless.account.id}, true, 'player-1', '{"EUR": {"day": "10.0000"}}')`;
-    const loss = async () => (await sql`select net_loss::text from private.player_loss where client_id = ${seamless.account.id}`)[0].net_loss;
+    const loss = async () => (await sql`select day_loss::text from private.player_loss where client_id = ${seamless.account.id}`)[0].day_loss;
     for (const answer of ['refused', 'failed']) {
       const [queued] = await sql`select outcome, body from private.round_bet(${providerHash}, ${session}::uuid, ${randomUUID()},
         ${randomUUID()}, 8, false, ${sha(randomUUID())})`;
