@@ -13,6 +13,8 @@ export type {
   CreatedSession,
   Currency,
   Jurisdiction,
+  PlayerRestrictions,
+  PlayerRestrictionsInput,
   FieldError,
   Game,
   GameListQuery,

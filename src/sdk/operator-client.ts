@@ -7,6 +7,8 @@ import type {
   CreatedSession,
   Currency,
   Jurisdiction,
+  PlayerRestrictions,
+  PlayerRestrictionsInput,
   Game,
   GameListQuery,
   GameSession,
@@ -112,6 +114,12 @@ export interface OperatorClient {
     /** Sends it again now, to each endpoint that wants it. */
     redeliver(id: string, options?: RequestOptions): Promise<WebhookDelivery[]>;
   };
+  players: {
+    /** A player's responsible-gaming restrictions (all empty when none were set). */
+    getRestrictions(playerId: string, options?: RequestOptions): Promise<PlayerRestrictions>;
+    /** Replaces them as a whole, at once; a running exclusion cannot be shortened (`409 exclusion_active`). */
+    setRestrictions(playerId: string, input: PlayerRestrictionsInput, options?: RequestOptions): Promise<PlayerRestrictions>;
+  };
   walletSettings: {
     get(options?: RequestOptions): Promise<WalletSettings>;
     /** The answer carries the signing secret when one was made. Not retried. */
@@ -142,6 +150,7 @@ interface Call {
 }
 
 const endpointPath = (id: string) => `/v3/webhook-endpoints/${encodeURIComponent(id)}`;
+const restrictionsPath = (playerId: string) => `/v3/players/${encodeURIComponent(playerId)}/restrictions`;
 
 export function createOperatorClient(options: OperatorClientOptions): OperatorClient {
   // Checked here, not by fetch: its TypeError would look like a network failure and be retried.
@@ -272,6 +281,12 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
         (await call<{ data: WebhookDelivery[] }>({ method: 'GET', path: `/v3/events/${encodeURIComponent(id)}/deliveries`, signal })).data,
       redeliver: async (id, { signal } = {}) =>
         (await call<{ data: WebhookDelivery[] }>({ method: 'POST', path: `/v3/events/${encodeURIComponent(id)}/redeliver`, signal })).data,
+    },
+    players: {
+      getRestrictions: (playerId, { signal } = {}) =>
+        call<PlayerRestrictions>({ method: 'GET', path: restrictionsPath(playerId), signal }),
+      setRestrictions: (playerId, input, { signal } = {}) =>
+        call<PlayerRestrictions>({ method: 'PUT', path: restrictionsPath(playerId), body: snakeCased(input), signal }),
     },
     walletSettings: {
       get: ({ signal } = {}) => call<WalletSettings>({ method: 'GET', path: '/v3/wallet-settings', signal }),

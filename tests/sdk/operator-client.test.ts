@@ -110,6 +110,12 @@ describe('lists and reads', () => {
     for await (const jurisdiction of client.jurisdictions.iterate({ limit: 2 })) codes.push(jurisdiction.code);
     expect(codes).toEqual(expect.arrayContaining(['GB', 'MT', 'ON']));
     expect(await client.jurisdictions.get('GB')).toMatchObject({ code: 'GB', rules: { autoplay_allowed: false }, licensed: false });
+    const player = `sdk-rg-${randomUUID()}`;
+    expect(await client.players.setRestrictions(player, { stakeLimits: { EUR: '2' }, sessionTimeLimitMinutes: 60 }))
+      .toMatchObject({ player_id: player, stake_limits: { EUR: '2.0000' }, session_time_limit_minutes: 60 });
+    expect((await client.players.getRestrictions(player)).stake_limits).toEqual({ EUR: '2.0000' });
+    await client.players.setRestrictions(player, { coolOffUntil: new Date(Date.now() + 3600_000).toISOString() });
+    await expect(client.players.setRestrictions(player, {})).rejects.toMatchObject({ status: 409, code: 'exclusion_active' });
     expect(await client.wallets.list()).toEqual({ data: [], next_cursor: null, has_more: false });
     expect((await client.transactions.list({ createdAfter: '2026-01-01T00:00:00Z' })).data).toEqual([]);
     await expect(client.transactions.list({ createdAfter: 'yesterday' })).rejects.toMatchObject({
