@@ -310,6 +310,7 @@ export type Database = {
           "provider_round_id": string;
           "session_id": string;
           "status": string;
+          "stuck_reported_at": string | null;
           "total_bet": number;
           "total_win": number;
         };
@@ -327,6 +328,7 @@ export type Database = {
           "provider_round_id": string;
           "session_id": string;
           "status"?: string;
+          "stuck_reported_at"?: string | null;
           "total_bet"?: number;
           "total_win"?: number;
         };
@@ -343,6 +345,7 @@ export type Database = {
           "provider_round_id"?: string;
           "session_id"?: string;
           "status"?: string;
+          "stuck_reported_at"?: string | null;
           "total_bet"?: number;
           "total_win"?: number;
         };
@@ -1225,6 +1228,7 @@ export type Database = {
           "provider_round_id": string;
           "session_id": string;
           "status": string;
+          "stuck_reported_at": string | null;
           "total_bet": number;
           "total_win": number;
         };

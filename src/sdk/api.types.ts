@@ -1082,7 +1082,7 @@ export interface components {
          * @description What happened: each written in the same transaction as the change it reports.
          * @enum {string}
          */
-        EventType: "session.created" | "round.closed" | "round.cancelled" | "transaction.created" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed" | "player.restrictions_updated" | "player.refused";
+        EventType: "session.created" | "round.closed" | "round.cancelled" | "round.stuck" | "transaction.created" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed" | "player.restrictions_updated" | "player.refused";
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;

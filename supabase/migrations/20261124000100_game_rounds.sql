@@ -68,6 +68,8 @@ create table public.game_round (
   total_win numeric(20, 4) not null default 0,
   opened_at timestamptz not null default now(),
   closed_at timestamptz,
+  -- When it was reported stuck (open too long: round.stuck, the webhooks migration).
+  stuck_reported_at timestamptz,
   constraint game_round_provider_round_key unique (provider_id, provider_round_id),
   constraint game_round_provider_round_id_length check (char_length(provider_round_id) between 1 and 128),
   constraint game_round_status_check check (status in ('open', 'closed', 'cancelled')),
@@ -79,8 +81,9 @@ comment on table public.game_round is
 create index game_round_client_id_opened_at_idx on public.game_round (client_id, livemode, opened_at desc);
 create index game_round_session_id_idx on public.game_round (session_id);
 create index game_round_currency_code_idx on public.game_round (currency_code);
--- Rounds left open: the stuck-round report.
+-- Rounds left open: the stuck-round list, and those not yet reported stuck.
 create index game_round_open_idx on public.game_round (opened_at) where status = 'open';
+create index game_round_unreported_open_idx on public.game_round (opened_at) where status = 'open' and stuck_reported_at is null;
 
 create table public.round_transaction (
   id uuid primary key default gen_random_uuid(),

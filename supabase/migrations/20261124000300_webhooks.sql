@@ -200,6 +200,35 @@ end;
 $$;
 revoke execute on function private.event_for_api_key() from public, anon, authenticated, service_role;
 
+-- Rounds open longer than the setting `rounds.stuck_after_minutes` (60 by default) are reported
+-- once each, as `round.stuck`, so the operator and staff can see to them (resolve_round). The
+-- delivery runner asks at each of its rounds; a batch at a time, any number of runners at once.
+create function private.report_stuck_rounds(batch int default 100) returns int
+language plpgsql
+set search_path = ''
+as $$
+declare
+  after interval := make_interval(mins => coalesce(
+    (select (s.value #>> '{}')::int from public.app_setting s where s.key = 'rounds.stuck_after_minutes'), 60));
+  reported int;
+begin
+  with stuck as (
+    select r.id from public.game_round r
+    where r.status = 'open' and r.stuck_reported_at is null and r.opened_at < now() - after
+    order by r.opened_at
+    limit report_stuck_rounds.batch
+    for update skip locked
+  ), marked as (
+    update public.game_round r set stuck_reported_at = now() from stuck where r.id = stuck.id
+    returning r.id, r.client_id, r.livemode
+  )
+  select count(private.emit_event(m.client_id, m.livemode, 'round.stuck', (select e.round::jsonb from private.round_entry e where e.id = m.id)))::int
+  into reported from marked m;
+  return reported;
+end;
+$$;
+revoke execute on function private.report_stuck_rounds from public, anon, authenticated, service_role;
+
 -- The retry schedule of everything the platform sends out and retries (webhook deliveries, seamless
 -- credits and rollbacks): about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after the failed attempts
 -- (Svix's schedule), a tenth either way so retries spread, and no sooner than the receiver's

@@ -100,3 +100,26 @@ describe('deliveries under faults', () => {
     expect(received.filter((id) => id === event)).toHaveLength(2);
   });
 });
+
+describe('rounds left open', () => {
+  it('are reported once each as round.stuck, after the setting rounds.stuck_after_minutes (60 by default)', async () => {
+    const [session] = await owner`
+      insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, created_at, expires_at)
+      select ${client}, true, 'p-stuck', id, 'aviator', 'EUR', now() - interval '3 hours', now() + interval '1 hour'
+      from public.game_provider where slug = 'spribe' returning id, provider_id`;
+    const roundOpenedAgo = async (ago: string) => (await owner`
+      insert into public.game_round (provider_id, provider_round_id, client_id, livemode, session_id, player_id, game, currency_code, opened_at)
+      values (${session.provider_id}, ${`r-${ago}`}, ${client}, true, ${session.id}, 'p-stuck', 'aviator', 'EUR', now() - ${ago}::interval)
+      returning id`)[0].id;
+    const [old, recent] = [await roundOpenedAgo('2 hours'), await roundOpenedAgo('10 minutes')];
+    const stuckEvents = async () => (await owner`select data->>'id' as id from public.event where type = 'round.stuck'`).map((e) => e.id);
+
+    await owner`insert into public.app_setting (key, value) values ('rounds.stuck_after_minutes', '180')`;
+    expect((await runDeliveries(runner, local)).rounds_stuck).toBeUndefined();
+    await owner`update public.app_setting set value = '60' where key = 'rounds.stuck_after_minutes'`;
+    expect(await runDeliveries(runner, local)).toMatchObject({ rounds_stuck: 1 });
+    expect(await stuckEvents()).toEqual([old]);
+    expect((await runDeliveries(runner, local)).rounds_stuck).toBeUndefined();
+    expect(await stuckEvents()).not.toContain(recent);
+  });
+});

@@ -32,15 +32,17 @@ interface Claimed {
 
 /** One round of deliveries and wallet calls: what was claimed, and how each went. */
 export async function runDeliveries(sql: Sql, options: DeliveryOptions = {}): Promise<Record<string, number>> {
-  const [claimed, walletCounts] = await Promise.all([
+  const [claimed, walletCounts, [{ stuck }]] = await Promise.all([
     sql<Claimed[]>`select * from private.claim_deliveries(${options.batch ?? 50}, ${options.leaseSeconds ?? 60})`,
     runWalletCalls(sql, {
       batch: options.batch, leaseSeconds: options.leaseSeconds, timeoutMs: options.walletTimeoutMs ?? WALLET_TIMEOUT_MS.fallback,
       allowPrivateUrls: options.allowPrivateUrls ?? false, fetch: options.fetch,
     }),
+    // Rounds open too long become round.stuck events, delivered from the next round on.
+    sql<{ stuck: number }[]>`select private.report_stuck_rounds() as stuck`,
   ]);
   const outcomes = await Promise.all(claimed.map((delivery) => deliver(sql, delivery, options)));
-  const counts: Record<string, number> = { claimed: claimed.length, ...walletCounts };
+  const counts: Record<string, number> = { claimed: claimed.length, ...walletCounts, ...(stuck ? { rounds_stuck: stuck } : {}) };
   for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
   return counts;
 }
