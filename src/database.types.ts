@@ -997,6 +997,7 @@ export type Database = {
         Row: {
           "client_id": string;
           "livemode": boolean;
+          "low_balance_alerts": NonNullable<Json>;
           "mode": string;
           "secret_prefix": string | null;
           "updated_at": string;
@@ -1006,6 +1007,7 @@ export type Database = {
         Insert: {
           "client_id": string;
           "livemode": boolean;
+          "low_balance_alerts"?: NonNullable<Json>;
           "mode"?: string;
           "secret_prefix"?: string | null;
           "updated_at"?: string;
@@ -1014,6 +1016,7 @@ export type Database = {
         Update: {
           "client_id"?: string;
           "livemode"?: boolean;
+          "low_balance_alerts"?: NonNullable<Json>;
           "mode"?: string;
           "secret_prefix"?: string | null;
           "updated_at"?: string;

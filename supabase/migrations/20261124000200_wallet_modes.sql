@@ -21,10 +21,14 @@ create table public.wallet_setting (
   -- The secret's first characters, to recognise it; never the secret.
   secret_prefix text,
   updated_at timestamptz not null default now(),
+  -- Transfer mode: { "EUR": "100.0000" }: a movement that takes the float below it is told
+  -- (wallet.balance_low, the webhooks migration).
+  low_balance_alerts jsonb not null default '{}',
   primary key (client_id, livemode),
   constraint wallet_setting_mode_check check (mode in ('transfer', 'seamless')),
   constraint wallet_setting_url_format check (url ~ '^https?://[^\s/?#]+[^\s]*$' and char_length(url) <= 2048),
-  constraint wallet_setting_seamless_needs_url check (mode <> 'seamless' or (url is not null and secret_prefix is not null))
+  constraint wallet_setting_seamless_needs_url check (mode <> 'seamless' or (url is not null and secret_prefix is not null)),
+  constraint wallet_setting_low_balance_alerts_object check (jsonb_typeof(low_balance_alerts) = 'object')
 );
 comment on table public.wallet_setting is
   'How a client''s players'' money moves, per mode: transfer (its float here) or seamless (its own wallet at url).';
@@ -94,15 +98,17 @@ language sql immutable
 set search_path = ''
 as $$
   select json_build_object('mode', setting.mode, 'url', setting.url, 'secret_prefix', setting.secret_prefix,
-                           'livemode', setting.livemode, 'updated_at', setting.updated_at)::text;
+                           'low_balance_alerts', setting.low_balance_alerts, 'livemode', setting.livemode,
+                           'updated_at', setting.updated_at)::text;
 $$;
 revoke execute on function private.wallet_setting_json from public, anon, authenticated, service_role;
 
 -- The one way settings change. Outcomes: updated (with `secret` when one was made), rounds_open,
 -- url_required. A seamless wallet's first secret is made with the switch; `rotate` makes a new one
--- and keeps the old one signing for 24 hours.
+-- and keeps the old one signing for 24 hours. `alerts` (null: unchanged) replaces the low-balance
+-- alerts, amounts with four places.
 create function private.change_wallet_settings(
-  client_id uuid, livemode boolean, mode text, url text, rotate boolean
+  client_id uuid, livemode boolean, mode text, url text, rotate boolean, alerts jsonb default null
 ) returns table (outcome text, settings text, secret text)
 language plpgsql
 set search_path = ''
@@ -141,7 +147,9 @@ begin
   end if;
   update public.wallet_setting w
   set mode = change_wallet_settings.mode, url = new_url,
-      secret_prefix = coalesce(left(new_secret, 12), w.secret_prefix), updated_at = now()
+      secret_prefix = coalesce(left(new_secret, 12), w.secret_prefix), updated_at = now(),
+      low_balance_alerts = case when alerts is null then w.low_balance_alerts else (
+        select coalesce(jsonb_object_agg(a.key, to_jsonb((a.value #>> '{}')::numeric(20, 4)::text)), '{}') from jsonb_each(alerts) a) end
   where w.client_id = current.client_id and w.livemode = current.livemode
   returning w.* into current;
   return query select 'updated', private.wallet_setting_json(current), new_secret;
@@ -159,7 +167,7 @@ begin
   return query
   select a.key_id is not null,
          case when a.key_id is not null then private.wallet_setting_json(coalesce(
-           w, row(a.client_id, a.livemode, 'transfer', null, null, null)::public.wallet_setting)) end
+           w, row(a.client_id, a.livemode, 'transfer', null, null, null, '{}')::public.wallet_setting)) end
   from (select 1) one
   left join private.authenticate_api_key(read_wallet_settings.key_hash) a on true
   left join public.wallet_setting w on w.client_id = a.client_id and w.livemode = a.livemode;
@@ -168,7 +176,7 @@ $$;
 revoke execute on function private.read_wallet_settings from public, anon, authenticated, service_role;
 
 -- PUT /v3/wallet-settings: the key check and the change in one call.
-create function private.put_wallet_settings(key_hash text, mode text, url text, rotate boolean)
+create function private.put_wallet_settings(key_hash text, mode text, url text, rotate boolean, alerts jsonb default null)
 returns table (outcome text, settings text, secret text)
 language plpgsql
 set search_path = ''
@@ -181,7 +189,7 @@ begin
     return query select 'unauthorized', null::text, null::text;
     return;
   end if;
-  return query select * from private.change_wallet_settings(caller.client_id, caller.livemode, mode, url, rotate);
+  return query select * from private.change_wallet_settings(caller.client_id, caller.livemode, mode, url, rotate, alerts);
 end;
 $$;
 revoke execute on function private.put_wallet_settings from public, anon, authenticated, service_role;

@@ -175,11 +175,23 @@ language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  threshold numeric;
 begin
   perform private.emit_event(new.client_id, true, 'transaction.created', jsonb_build_object(
     'id', new.id, 'type', new.type, 'currency', new.currency_code, 'amount', new.amount::text,
     'balance_after', new.balance_after::text, 'reference', new.reference, 'note', new.note,
     'created_at', new.created_at));
+  -- A movement down across the client's alert for this currency: wallet.balance_low, once per crossing.
+  if new.amount < 0 then
+    select (w.low_balance_alerts->>new.currency_code)::numeric into threshold
+    from public.wallet_setting w where w.client_id = new.client_id and w.livemode;
+    if new.balance_after < threshold and new.balance_after - new.amount >= threshold then
+      perform private.emit_event(new.client_id, true, 'wallet.balance_low', jsonb_build_object(
+        'currency', new.currency_code, 'balance', new.balance_after::text, 'threshold', threshold::numeric(20, 4)::text,
+        'transaction_id', new.id));
+    end if;
+  end if;
   return null;
 end;
 $$;

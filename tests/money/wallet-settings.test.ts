@@ -33,7 +33,7 @@ const secretOf = async () =>
 describe('wallet settings', () => {
   it('is transfer until set; seamless needs a url, and makes a secret shown once', async () => {
     expect(await call('GET')).toEqual({
-      status: 200, body: { mode: 'transfer', url: null, secret_prefix: null, livemode: true, updated_at: null },
+      status: 200, body: { mode: 'transfer', url: null, secret_prefix: null, low_balance_alerts: {}, livemode: true, updated_at: null },
     });
     expect(await call('PUT', { mode: 'seamless' })).toMatchObject({
       status: 400, body: { code: 'validation_failed', errors: [{ pointer: '#/url', code: 'required' }] },
@@ -96,5 +96,28 @@ describe('wallet settings', () => {
     for (const caller of [people.alice, people.adam, 'anon'] as const) {
       expect(await outcome(() => as(sql, caller, (tx) => tx`select * from private.wallet_secret`))).toBe('42501');
     }
+  });
+
+  it('tells the operator once when a movement takes its float below its alert: wallet.balance_low', async () => {
+    const alerted = await newOperator(sql, 'low-balance');
+    await sql`insert into public.wallet (client_id, currency_code) values (${alerted.account.id}, 'EUR')`;
+    await sql`select * from public.record_transaction(${alerted.account.id}::uuid, 'EUR', 'deposit', 100::numeric)`;
+    expect(await call('PUT', { mode: 'transfer', low_balance_alerts: { EUR: '50' } }, alerted.key)).toMatchObject({
+      status: 200, body: { low_balance_alerts: { EUR: '50.0000' } },
+    });
+    const move = (amount: number) => sql`select * from public.record_transaction(${alerted.account.id}::uuid, 'EUR',
+      ${amount < 0 ? 'withdraw' : 'deposit'}, ${amount}::numeric)`;
+    const alerts = async () => (await sql`select data from public.event where client_id = ${alerted.account.id}
+      and type = 'wallet.balance_low' order by created_at`).map((e) => e.data);
+    await move(-40);
+    expect(await alerts()).toEqual([]);
+    await move(-20);
+    await move(-5);
+    expect(await alerts()).toEqual([expect.objectContaining({ currency: 'EUR', balance: '40.0000', threshold: '50.0000' })]);
+    await move(30);
+    await move(-30);
+    expect(await alerts()).toHaveLength(2);
+    // Left out of a change, the alerts stay.
+    expect((await call('PUT', { mode: 'transfer' }, alerted.key)).body.low_balance_alerts).toEqual({ EUR: '50.0000' });
   });
 });

@@ -1047,6 +1047,10 @@ export interface components {
              * @description null until first set.
              */
             updated_at: string | null;
+            /** @description Transfer mode: per currency, the balance under which a movement of your float sends `wallet.balance_low` (once per crossing). */
+            low_balance_alerts: {
+                [key: string]: components["schemas"]["Amount"];
+            };
         };
         WalletSettingsRequest: {
             /** @enum {string} */
@@ -1058,6 +1062,10 @@ export interface components {
              * @default false
              */
             rotate_secret: boolean;
+            /** @description Transfer mode: per currency, the balance under which a movement of your float sends `wallet.balance_low` (once per crossing). Replaces the alerts set before; left out, they stay. */
+            low_balance_alerts?: {
+                [key: string]: components["schemas"]["Amount"];
+            };
         };
         WalletSettingsUpdated: {
             /**
@@ -1077,12 +1085,16 @@ export interface components {
             updated_at: string | null;
             /** @description Only when a secret was made (the first switch to seamless, or a rotation): shown this once. */
             secret?: string;
+            /** @description Transfer mode: per currency, the balance under which a movement of your float sends `wallet.balance_low` (once per crossing). */
+            low_balance_alerts: {
+                [key: string]: components["schemas"]["Amount"];
+            };
         };
         /**
          * @description What happened: each written in the same transaction as the change it reports.
          * @enum {string}
          */
-        EventType: "session.created" | "round.closed" | "round.cancelled" | "round.stuck" | "transaction.created" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed" | "player.restrictions_updated" | "player.refused";
+        EventType: "session.created" | "round.closed" | "round.cancelled" | "round.stuck" | "transaction.created" | "wallet.balance_low" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed" | "player.restrictions_updated" | "player.refused";
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;

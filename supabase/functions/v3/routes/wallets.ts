@@ -72,7 +72,8 @@ export async function putWalletSettings(ctx: ApiContext, request: Request): Prom
     return body;
   });
   const [row] = await ctx.sql<{ outcome: string; settings: string | null; secret: string | null }[]>`
-    select * from private.put_wallet_settings(${keyHash}, ${body.mode}, ${body.url ?? null}, ${body.rotate_secret ?? false})`;
+    select * from private.put_wallet_settings(${keyHash}, ${body.mode}, ${body.url ?? null}, ${body.rotate_secret ?? false},
+      ${body.low_balance_alerts ? ctx.sql.json(body.low_balance_alerts) : null})`;
   switch (row.outcome) {
     case 'unauthorized':
       throw invalidApiKey();
