@@ -216,6 +216,7 @@ begin
     return;
   end if;
   if found_problems = array['kyc_required'] then
+    perform private.record_refusal(client_id, livemode, player_id, session_id, 'kyc_required', null);
     return query select 'kyc_required', null::int, null::json, null::text[];
     return;
   end if;

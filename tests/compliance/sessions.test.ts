@@ -64,6 +64,9 @@ describe('sessions under a licence', () => {
         status: 403, body: { code: 'kyc_required', retryable: false },
       });
     }
+    const refusals = await sql`select detail->>'reason' as reason from public.player_restriction_audit
+      where client_id = ${licensed.account.id} and action = 'session_refused'`;
+    expect(refusals.map((row) => row.reason)).toEqual(['kyc_required', 'kyc_required', 'kyc_required', 'kyc_required']);
     // A wrong request is told so before the player is refused.
     expect(await create({ jurisdiction: 'GB', country: 'FR' })).toMatchObject({ status: 422 });
     expect(await writesBy(sql, licensed.account)).toEqual(before);
