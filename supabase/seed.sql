@@ -101,3 +101,14 @@ from (
          end as category
   from generated g
 ) games;
+
+-- Where the demo catalogue is certified (compliance): every provider in Malta and Curaçao, most in
+-- Great Britain and Sweden, a few in Ontario; one game of each provider certified only in Malta.
+update public.game_provider
+set jurisdictions = case
+  when slug in ('pragmatic-play', 'evolution', 'playtech') then '{CW,GB,MT,ON,SE}'::text[]
+  when slug in ('spribe', 'hacksaw-gaming') then '{CW,MT}'::text[]
+  else '{CW,GB,MT,SE}'::text[]
+end;
+update public.game g set jurisdictions = '{MT}'
+where g.code = (select min(o.code) from public.game o where o.provider_id = g.provider_id and o.code <> 'vs20olympgate');

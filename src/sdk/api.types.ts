@@ -816,6 +816,8 @@ export interface components {
             demo: boolean;
             /** Format: date-time */
             updated_at: string;
+            /** @description Where it is certified (`GET /v3/jurisdictions`): a session under another jurisdiction is refused (`game_not_certified`). */
+            jurisdictions: string[];
         };
         Provider: {
             slug: string;
@@ -1942,6 +1944,11 @@ export interface operations {
                  * @example MT
                  */
                 country?: string;
+                /**
+                 * @description Only games certified in this jurisdiction.
+                 * @example GB
+                 */
+                jurisdiction?: string;
                 /**
                  * @description Only games changed at or after this instant (RFC 3339, with its offset), whatever their status now.
                  * @example 2026-11-01T00:00:00Z

@@ -26,13 +26,18 @@ create table public.game_provider (
   status text not null default 'active',
   sort_order int not null default 100,
   created_at timestamptz not null default now(),
+  -- Jurisdictions its games are certified in, unless a game says otherwise (the compliance migration).
+  jurisdictions text[] not null default '{}',
   constraint game_provider_slug_key unique (slug),
   constraint game_provider_slug_format check (slug ~ '^[a-z0-9][a-z0-9-]{0,63}$'),
   constraint game_provider_name_length check (char_length(name) between 1 and 100),
   constraint game_provider_category_length check (char_length(category) <= 100),
   constraint game_provider_logo_url_format check (logo_url ~ '^https://' and char_length(logo_url) <= 2048),
   constraint game_provider_games_count_nonnegative check (games_count >= 0),
-  constraint game_provider_status_check check (status in ('active', 'maintenance', 'inactive'))
+  constraint game_provider_status_check check (status in ('active', 'maintenance', 'inactive')),
+  constraint game_provider_jurisdictions_format check (
+    array_to_string(jurisdictions, ',') ~ '^([A-Z]{2}(-[A-Z0-9]{1,3})?(,[A-Z]{2}(-[A-Z0-9]{1,3})?)*)?$'
+    and array_position(jurisdictions, null) is null)
 );
 comment on table public.game_provider is
   'Game studios; the slug is the <provider> part of a game_id (<provider>:<game>).';

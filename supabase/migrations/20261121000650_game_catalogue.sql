@@ -24,6 +24,8 @@ create table public.game (
   currencies text[] not null default '{}',
   restricted_countries text[] not null default '{}',
   demo boolean not null default true,
+  -- Jurisdictions it is certified in; null: its provider's (the compliance migration).
+  jurisdictions text[],
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   constraint game_provider_id_code_key unique (provider_id, code),
@@ -46,7 +48,10 @@ create table public.game (
     array_to_string(currencies, ',') ~ '^([A-Z]{3}(,[A-Z]{3})*)?$' and array_position(currencies, null) is null),
   constraint game_restricted_countries_format check (
     array_to_string(restricted_countries, ',') ~ '^([A-Z]{2}(,[A-Z]{2})*)?$'
-    and array_position(restricted_countries, null) is null)
+    and array_position(restricted_countries, null) is null),
+  constraint game_jurisdictions_format check (
+    array_to_string(jurisdictions, ',') ~ '^([A-Z]{2}(-[A-Z0-9]{1,3})?(,[A-Z]{2}(-[A-Z0-9]{1,3})?)*)?$'
+    and array_position(jurisdictions, null) is null)
 );
 comment on table public.game is
   'The catalogue: a provider''s games; game_id is <provider slug>:<code>. Anyone reads active games; staff manage them.';
@@ -230,8 +235,8 @@ create trigger game_provider_count_games
 -- A provider's status and slug are part of each of its games as operators see them: a change stamps
 -- them all, so their listings are written again and a sync by updated_since hears of it.
 create trigger game_provider_status_stamps_games
-  after update of status, slug on public.game_provider
-  for each row when ((old.status, old.slug) is distinct from (new.status, new.slug))
+  after update of status, slug, jurisdictions on public.game_provider
+  for each row when ((old.status, old.slug, old.jurisdictions) is distinct from (new.status, new.slug, new.jurisdictions))
   execute function private.stamp_provider_games();
 
 create trigger game_recount_after_insert
@@ -288,6 +293,7 @@ update public.game_provider set games_count = games_count;
 create view private.catalogue_entry as
   select g.provider_id, g.code, g.status, g.category, g.currencies, g.restricted_countries, g.updated_at,
          gp.slug as provider_slug, gp.status as provider_status,
+         coalesce(g.jurisdictions, gp.jurisdictions) as jurisdictions,
          json_build_object(
            'game_id', gp.slug || ':' || g.code,
            'provider', gp.slug,
@@ -303,6 +309,7 @@ create view private.catalogue_entry as
            'released_on', g.released_on,
            'currencies', to_json(g.currencies),
            'restricted_countries', to_json(g.restricted_countries),
+           'jurisdictions', to_json(coalesce(g.jurisdictions, gp.jurisdictions)),
            'demo', g.demo,
            'updated_at', g.updated_at)::text as game
   from public.game g
@@ -321,6 +328,7 @@ create table private.game_listing (
   category text not null,
   currencies text[] not null,
   restricted_countries text[] not null,
+  jurisdictions text[] not null,
   updated_at timestamptz not null,
   provider_slug text not null,
   game text not null,
@@ -352,9 +360,9 @@ begin
   end if;
   if tg_op in ('INSERT', 'UPDATE') then
     insert into private.game_listing
-      (provider_id, code, listed, category, currencies, restricted_countries, updated_at, provider_slug, game)
+      (provider_id, code, listed, category, currencies, restricted_countries, jurisdictions, updated_at, provider_slug, game)
     select e.provider_id, e.code, e.status = 'active' and e.provider_status = 'active', e.category, e.currencies,
-           e.restricted_countries, e.updated_at, e.provider_slug, e.game
+           e.restricted_countries, e.jurisdictions, e.updated_at, e.provider_slug, e.game
     from private.catalogue_entry e
     join new_rows n on n.provider_id = e.provider_id and n.code = e.code;
   end if;
@@ -394,7 +402,9 @@ create function private.list_games(
   updated_since timestamptz,
   after_provider uuid,
   after_code text,
-  page_size int
+  page_size int,
+  -- Certified there (the compliance migration).
+  jurisdiction text default null
 ) returns table (authorized boolean, provider_id uuid, code text, game text)
 language plpgsql stable
 set search_path = ''
@@ -416,6 +426,7 @@ begin
       and (list_games.category is null or g.category = list_games.category)
       and (list_games.currency is null or cardinality(g.currencies) = 0 or list_games.currency = any (g.currencies))
       and (list_games.country is null or not (list_games.country = any (g.restricted_countries)))
+      and (list_games.jurisdiction is null or list_games.jurisdiction = any (g.jurisdictions))
       and (list_games.updated_since is null or g.updated_at >= list_games.updated_since)
       and (list_games.after_provider is null or (g.provider_id, g.code) > (list_games.after_provider, list_games.after_code))
     order by g.provider_id, g.code

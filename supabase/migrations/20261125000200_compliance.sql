@@ -58,17 +58,8 @@ create table public.client_jurisdiction (
 comment on table public.client_jurisdiction is 'The jurisdictions whose licence each client holds; staff set them.';
 create index client_jurisdiction_jurisdiction_code_idx on public.client_jurisdiction (jurisdiction_code);
 
--- Where providers' games are certified; a game lists its own only where it differs from its provider.
-alter table public.game_provider add column jurisdictions text[] not null default '{}';
-alter table public.game_provider add constraint game_provider_jurisdictions_format check (
-  array_to_string(jurisdictions, ',') ~ '^([A-Z]{2}(-[A-Z0-9]{1,3})?(,[A-Z]{2}(-[A-Z0-9]{1,3})?)*)?$'
-  and array_position(jurisdictions, null) is null);
-comment on column public.game_provider.jurisdictions is 'Jurisdictions its games are certified in, unless a game says otherwise.';
-alter table public.game add column jurisdictions text[];
-alter table public.game add constraint game_jurisdictions_format check (
-  array_to_string(jurisdictions, ',') ~ '^([A-Z]{2}(-[A-Z0-9]{1,3})?(,[A-Z]{2}(-[A-Z0-9]{1,3})?)*)?$'
-  and array_position(jurisdictions, null) is null);
-comment on column public.game.jurisdictions is 'Jurisdictions the game is certified in; null: its provider''s.';
+-- Where games are certified: game_provider.jurisdictions, and game.jurisdictions where a game differs
+-- (their own migrations' columns, shown and filtered by GET /v3/games).
 
 -- A session's jurisdiction (the sessions migration's column) is one of these.
 alter table public.game_session add constraint game_session_jurisdiction_fkey

@@ -36,8 +36,23 @@ describe('GET /v3/games', () => {
     expect(body.data[0]).toEqual({
       game_id: `${slug}:game-0`, provider: slug, code: 'game-0', name: 'Game 0', category: 'crash', status: 'active', rtp: '96.50',
       volatility: null, features: [], platforms: ['desktop', 'mobile'], thumbnail_url: null, released_on: null,
-      currencies: [], restricted_countries: [], demo: true, updated_at: expect.any(String),
+      currencies: [], restricted_countries: [], jurisdictions: [], demo: true, updated_at: expect.any(String),
     });
+  });
+
+  it('shows and filters where each game is certified: its own list, else its provider\'s', async () => {
+    const certified = `cert-${randomUUID().slice(0, 8)}`;
+    await sql`insert into public.game_provider (name, slug, sort_order, jurisdictions) values ('Cert Studio', ${certified}, 51, '{MT,SE}')`;
+    await sql`select * from public.import_games(${sql.json(['a', 'b'].map((c) => ({ game_id: `${certified}:${c}`, name: c, category: 'slots' })))})`;
+    await sql`update public.game set jurisdictions = '{GB}' where code = 'b' and provider_id = (select id from public.game_provider where slug = ${certified})`;
+    const list = async (query: string) => (await (await get(`/games?provider=${certified}${query}`)).json());
+    expect((await list('')).data.map((g: { jurisdictions: string[] }) => g.jurisdictions)).toEqual([['MT', 'SE'], ['GB']]);
+    expect(codes(await list('&jurisdiction=GB'))).toEqual(['b']);
+    expect(codes(await list('&jurisdiction=SE'))).toEqual(['a']);
+    // The provider's certification moves its games' listing with it.
+    await sql`update public.game_provider set jurisdictions = '{SE,GB}' where slug = ${certified}`;
+    expect(codes(await list('&jurisdiction=GB'))).toEqual(['a', 'b']);
+    expect((await get(`/games?jurisdiction=gb`)).status).toBe(400);
   });
 
   it('pages by cursor: every game once, in order, whatever the page size', async () => {

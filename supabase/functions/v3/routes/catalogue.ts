@@ -71,11 +71,11 @@ export async function listGames(ctx: ApiContext, request: Request): Promise<Resp
   const keyHash = apiKeyHash(request.headers);
   const query = await authenticatedRejection(ctx.sql, keyHash, () =>
     parseListQuery(new URL(request.url), gamesQuery, 2, ([provider, code]) => CURSOR_UUID.test(provider) && GAME_CODE.test(code)));
-  const { provider, category, currency, country, updated_since } = query.filters;
+  const { provider, category, currency, country, updated_since, jurisdiction } = query.filters;
   const rows = await ctx.sql<GameRow[]>`
     select * from private.list_games(${keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
       ${country ?? null}, ${updated_since ?? null}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null},
-      ${query.limit + 1})`;
+      ${query.limit + 1}, ${jurisdiction ?? null})`;
   if (!rows[0]?.authorized) throw invalidApiKey();
   const found = rows.filter((row) => row.provider_id !== null);
   return cacheable(request, pageJson(found, query.limit, (row) => [row.provider_id!, row.code], (row) => row.game));
