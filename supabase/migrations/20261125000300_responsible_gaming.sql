@@ -153,10 +153,11 @@ end;
 $$;
 revoke execute on function private.record_refusal from public, anon, authenticated, service_role;
 
--- Counts `amount` into the player's loss tallies of the current UTC periods that have a limit in
--- this currency: a bet adds, a win or a bet given back subtracts. `bet`: the count is refused
--- (`loss_limit_reached`, nothing counted) when it would take a tally past its limit. Called last,
--- after the round and the float are locked, so every call takes its locks in one order.
+-- Counts `amount` into the player's loss tally in this currency (day, week and month at once) when
+-- the player has a loss limit in it: a bet adds, a win or a bet given back subtracts. `bet`: the
+-- count is refused (`loss_limit_reached`, nothing counted) when it would take a period past its
+-- limit. Called last, after the round and the float are locked, so every call takes its locks in
+-- one order.
 create function private.count_loss(
   client_id uuid, livemode boolean, player_id text, currency text, amount numeric, bet boolean
 ) returns text
