@@ -79,6 +79,8 @@ export interface OperatorClient {
   sessions: ListMethods<GameSession, SessionListQuery> & {
     create(input: SessionInput, options?: CreateSessionOptions): Promise<CreatedSession>;
     get(id: string, options?: RequestOptions): Promise<GameSession>;
+    /** Ends a session: no more bets; wins and rollbacks of rounds played still settle. */
+    close(id: string, options?: RequestOptions): Promise<GameSession>;
   };
   games: ListMethods<Game, GameListQuery> & {
     /** One active game by its `<provider slug>:<game code>`. */
@@ -244,6 +246,8 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
         }),
       get: (id, { signal } = {}) =>
         call<GameSession>({ method: 'GET', path: `/v3/sessions/${encodeURIComponent(id)}`, signal }),
+      close: (id, { signal } = {}) =>
+        call<GameSession>({ method: 'POST', path: `/v3/sessions/${encodeURIComponent(id)}/close`, signal }),
     },
     games: {
       ...listOf<Game, GameListQuery>('/v3/games'),

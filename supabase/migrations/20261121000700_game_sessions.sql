@@ -279,6 +279,27 @@ comment on function private.read_game_session is
   'GET /v3/sessions/{id} in one call: outcome unauthorized, not_found (unknown or another client''s) or found.';
 revoke execute on function private.read_game_session from public, anon, authenticated, service_role;
 
+-- POST /v3/sessions/{id}/close: the operator ends a session (its player left): no more bets, while
+-- wins and rollbacks of rounds already played still settle. Closing a closed session changes
+-- nothing. Answers as read_game_session, after the change.
+create function private.close_game_session(key_hash text, session_id uuid)
+returns table (
+  outcome text, id uuid, player_id text, game_id text, currency text, status text, livemode boolean,
+  created_at timestamptz, expires_at timestamptz, jurisdiction text, kyc_status text, reality_check_minutes int
+)
+language plpgsql
+set search_path = ''
+as $$
+begin
+  update public.game_session s set status = 'closed'
+  from private.authenticate_api_key(close_game_session.key_hash) a
+  where s.id = close_game_session.session_id and s.client_id = a.client_id and s.livemode = a.livemode
+    and s.status <> 'closed';
+  return query select * from private.read_game_session(close_game_session.key_hash, close_game_session.session_id);
+end;
+$$;
+revoke execute on function private.close_game_session from public, anon, authenticated, service_role;
+
 -- GET /v3/sessions in one call: the key check and a page of the caller's sessions, newest first,
 -- paged by keyset on (created_at, id). `authorized` is false (nothing else set) for a key that does
 -- not authenticate; an authorized call with nothing to list returns no row. `expired` is a status

@@ -146,7 +146,8 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.emit_event(new.client_id, new.livemode, 'session.created', jsonb_build_object(
+  perform private.emit_event(new.client_id, new.livemode, case tg_op when 'INSERT' then 'session.created' else 'session.closed' end,
+    jsonb_build_object(
     'id', new.id, 'player_id', new.player_id,
     'game_id', (select gp.slug from public.game_provider gp where gp.id = new.provider_id) || ':' || new.game,
     'currency', new.currency_code, 'status', new.status, 'livemode', new.livemode,
@@ -618,6 +619,11 @@ create trigger support_ticket_message_event
 create trigger game_session_event
   after insert on public.game_session
   for each row execute function private.event_for_session();
+
+create trigger game_session_closed_event
+  after update of status on public.game_session
+  for each row when (old.status <> 'closed' and new.status = 'closed')
+  execute function private.event_for_session();
 
 create trigger game_round_event
   after update of status on public.game_round

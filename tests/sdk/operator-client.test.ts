@@ -104,6 +104,7 @@ describe('lists and reads', () => {
     const playerId = `sdk-list-${randomUUID()}`;
     const created = await client.sessions.create({ ...input, playerId });
     expect((await client.sessions.list({ playerId })).data.map((s) => s.id)).toEqual([created.id]);
+    expect(await client.sessions.close(created.id)).toMatchObject({ id: created.id, status: 'closed' });
     expect((await client.providers.list()).data.map((p) => p.slug)).toContain('pragmatic-play');
     expect((await client.currencies.list({ limit: 1 })).data).toHaveLength(1);
     const codes: string[] = [];

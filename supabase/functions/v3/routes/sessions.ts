@@ -58,7 +58,8 @@ const referenceErrors: Record<string, FieldError> = {
 export function sessionRoutes(ctx: ApiContext): Hono {
   const app = new Hono({ strict: false });
   resource(app, '/sessions', { get: (c) => listSessions(ctx, c.req.raw), post: (c) => createSession(ctx, c.req.raw) });
-  return resource(app, '/sessions/:id', { get: (c) => readSession(ctx, c.req.raw, c.req.param('id')!) });
+  resource(app, '/sessions/:id', { get: (c) => readSession(ctx, c.req.raw, c.req.param('id')!) });
+  return resource(app, '/sessions/:id/close', { post: (c) => readSession(ctx, c.req.raw, c.req.param('id')!, 'close') });
 }
 
 /**
@@ -171,12 +172,17 @@ export async function listSessions(ctx: ApiContext, request: Request): Promise<R
   });
 }
 
-/** GET /v3/sessions/{id}: one of the caller's sessions; another client's is as absent as none. */
-export async function readSession(ctx: ApiContext, request: Request, segment: string): Promise<Response> {
+/**
+ * GET /v3/sessions/{id}: one of the caller's sessions; another client's is as absent as none. POST
+ * /v3/sessions/{id}/close (`close`): the same, once closed (no more bets; wins and rollbacks settle).
+ */
+export async function readSession(ctx: ApiContext, request: Request, segment: string, action?: 'close'): Promise<Response> {
   const keyHash = apiKeyHash(request.headers);
   const id = await authenticatedRejection(ctx.sql, keyHash, () => parseSessionId(segment));
-  const [row] = await ctx.sql<(GameSessionRow & { outcome: 'found' | 'not_found' | 'unauthorized' })[]>`
-    select * from private.read_game_session(${keyHash}, ${id})`;
+  type Row = GameSessionRow & { outcome: 'found' | 'not_found' | 'unauthorized' };
+  const [row] = action === 'close'
+    ? await ctx.sql<Row[]>`select * from private.close_game_session(${keyHash}, ${id})`
+    : await ctx.sql<Row[]>`select * from private.read_game_session(${keyHash}, ${id})`;
   if (row.outcome === 'unauthorized') throw invalidApiKey();
   if (row.outcome === 'not_found') throw new Problem('not_found', 'No session with this id.');
   return jsonResponse(200, presentSession(row, ctx.clock(), ctx.launch, await rulesFor([row], ctx.rulesOf)), {
