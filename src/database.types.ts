@@ -757,6 +757,42 @@ export type Database = {
           },
         ];
       };
+      "sandbox_player": {
+        Row: {
+          "balance": number;
+          "behaviour": string;
+          "client_id": string;
+          "created_at": string;
+          "currency_code": string;
+          "player_id": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "balance"?: number;
+          "behaviour"?: string;
+          "client_id": string;
+          "created_at"?: string;
+          "currency_code": string;
+          "player_id": string;
+        };
+        Update: {
+          "balance"?: number;
+          "behaviour"?: string;
+          "client_id"?: string;
+          "created_at"?: string;
+          "currency_code"?: string;
+          "player_id"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sandbox_player_currency_code_fkey";
+            columns: ["currency_code"];
+            isOneToOne: false;
+            referencedRelation: "currency";
+            referencedColumns: ["code"];
+          },
+        ];
+      };
       "support_ticket": {
         Row: {
           "assigned_to": string | null;

@@ -24,8 +24,8 @@
 --   migration), which the provider call then makes at once and finishes with
 --   private.finish_wallet_call. Until the operator has answered, the transaction has no answer
 --   (response_body null) and a repeat is told to wait.
--- - Test sessions (made with a cgs_test_ key) move no money here: they are refused until test
---   balances exist (the sandbox).
+-- - Test sessions (made with a cgs_test_ key) never move the float: in transfer mode they play with
+--   their test player's balance (the sandbox migration's private.lock_balance and move_money).
 -- Clients read their own rounds and round transactions, staff all; nobody writes through the API.
 
 -- ============================================================================================
@@ -195,8 +195,6 @@ begin
   where s.id = round_context.session_id and s.provider_id = key.provider_id;
   if found_session.id is null then
     return query select 'unknown_session', key.provider_id, null::public.game_session;
-  elsif not found_session.livemode then
-    return query select 'test_session_unsupported', key.provider_id, found_session;
   else
     return query select null::text, key.provider_id, found_session;
   end if;
@@ -313,7 +311,7 @@ begin
     return query select 'wallet_call', private.wallet_call_json(null, 0, s.client_id, s.livemode,
                                                                 private.wallet_request(s, 'balance', '{}'));
   else
-    return query select 'ok', json_build_object('balance', private.float_balance(s.client_id, s.currency_code),
+    return query select 'ok', json_build_object('balance', private.balance_of(s, s.currency_code),
                                                 'currency', s.currency_code);
   end if;
 end;
@@ -385,11 +383,14 @@ begin
     return;
   end if;
 
-  -- The float's row lock, taken here so the check and the debit see one balance.
+  -- The float's row lock (a test player's, for a test session), taken here so the check and the
+  -- debit see one balance.
   if not began.seamless then
-    select w.balance into available from public.wallet w
-    where w.client_id = s.client_id and w.currency_code = s.currency_code
-    for update;
+    available := private.lock_balance(s);
+    if available is null and not s.livemode then
+      return query select 'test_player_unknown', null::json, null::text;
+      return;
+    end if;
     if coalesce(available, 0) < amount then
       return query select 'insufficient_funds',
                           json_build_object('balance', coalesce(available, 0)::numeric(20, 4)::text, 'currency', s.currency_code),
@@ -432,8 +433,8 @@ begin
     return;
   end if;
 
-  ledger := public.record_transaction(s.client_id, s.currency_code, 'bet', -amount,
-                                      format('round %s, bet %s', round_bet.round_id, round_bet.transaction_id));
+  ledger := private.move_money(s, s.currency_code, 'bet', -amount,
+                                format('round %s, bet %s', round_bet.round_id, round_bet.transaction_id));
   update public.game_round r
   set total_bet = r.total_bet + amount,
       status = case when round_closed then 'closed' else r.status end,
@@ -474,6 +475,7 @@ declare
   ledger public.transaction;
   balance_after text;
   win public.round_transaction;
+  available numeric;
 begin
   select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint);
   if began.outcome is not null then
@@ -523,14 +525,14 @@ begin
       return;
     end if;
   elsif amount > 0 then
-    -- The float in the session's currency takes the win even if it had no wallet yet; its row lock
-    -- is taken here, so the bound below holds for the credit.
-    insert into public.wallet (client_id, currency_code) values (s.client_id, s.currency_code)
-    on conflict on constraint wallet_client_id_currency_code_key do nothing;
-    if round.total_win + amount >= 1e16 or (
-      select w.balance + amount >= 1e16 from public.wallet w
-      where w.client_id = s.client_id and w.currency_code = s.currency_code for update
-    ) then
+    -- The float in the session's currency takes the win even if it had no wallet yet (a test
+    -- session's, its test player's balance); its row lock is taken here, so the bound below holds.
+    available := private.lock_balance(s, true);
+    if available is null then
+      return query select 'test_player_unknown', null::json, null::text;
+      return;
+    end if;
+    if round.total_win + amount >= 1e16 or available + amount >= 1e16 then
       return query select 'amount_too_large', null::json, null::text;
       return;
     end if;
@@ -541,11 +543,11 @@ begin
   if began.seamless then
     balance_after := null;
   elsif amount > 0 then
-    ledger := public.record_transaction(s.client_id, s.currency_code, 'win', amount,
-                                        format('round %s, win %s', round_win.round_id, round_win.transaction_id));
+    ledger := private.move_money(s, s.currency_code, 'win', amount,
+                                  format('round %s, win %s', round_win.round_id, round_win.transaction_id));
     balance_after := ledger.balance_after::text;
   else
-    balance_after := private.float_balance(s.client_id, s.currency_code);
+    balance_after := private.balance_of(s, s.currency_code);
   end if;
   update public.game_round r
   set total_win = r.total_win + amount,
@@ -623,18 +625,16 @@ begin
     return;
   end if;
 
-  if bet.id is not null and not bet.rolled_back and not began.seamless and (
-    select w.balance + bet.amount >= 1e16 from public.wallet w
-    where w.client_id = s.client_id and w.currency_code = round.currency_code for update
-  ) then
+  if bet.id is not null and not bet.rolled_back and not began.seamless
+     and coalesce(private.lock_balance(s), 0) + bet.amount >= 1e16 then
     return query select 'amount_too_large', null::json, null::text;
     return;
   end if;
   if bet.id is not null and not bet.rolled_back then
     if not began.seamless then
-      ledger := public.record_transaction(s.client_id, round.currency_code, 'adjustment', bet.amount,
-                                          format('round %s, rollback %s of bet %s', round.provider_round_id,
-                                                 round_rollback.transaction_id, rolled_back_transaction_id));
+      ledger := private.move_money(s, round.currency_code, 'adjustment', bet.amount,
+                                    format('round %s, rollback %s of bet %s', round.provider_round_id,
+                                           round_rollback.transaction_id, rolled_back_transaction_id));
       balance_after := ledger.balance_after::text;
     end if;
     update public.round_transaction t set rolled_back = true where t.id = bet.id;
@@ -649,7 +649,7 @@ begin
                          then coalesce(r.closed_at, now()) else r.closed_at end
     where r.id = round.id;
   elsif not began.seamless then
-    balance_after := private.float_balance(s.client_id, coalesce(round.currency_code, s.currency_code));
+    balance_after := private.balance_of(s, coalesce(round.currency_code, s.currency_code));
   end if;
   insert into public.round_transaction as t
     (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
@@ -863,9 +863,9 @@ begin
       for update
     loop
       if not seamless then
-        ledger := public.record_transaction(round.client_id, round.currency_code, 'adjustment', bet.amount,
-                                            format('round %s cancelled by staff: bet %s given back', round.provider_round_id,
-                                                   bet.transaction_id));
+        ledger := private.move_money(s, round.currency_code, 'adjustment', bet.amount,
+                                      format('round %s cancelled by staff: bet %s given back', round.provider_round_id,
+                                             bet.transaction_id));
       end if;
       update public.round_transaction t set rolled_back = true where t.id = bet.id;
       perform private.count_loss(round.client_id, round.livemode, round.player_id, round.currency_code, -bet.amount, false);

@@ -64,3 +64,17 @@ describeAccessMatrix({
   change: { detail: { forged: true } },
   allowed: { select: ownerAndStaff, insert: [], update: [], delete: [] },
 });
+
+// Test players: made by the sandbox endpoint alone (as the owner); clients read their own, staff all.
+describeAccessMatrix({
+  table: 'sandbox_player',
+  key: 'player_id',
+  async seed({ sql, owner }) {
+    const player = `t-${randomInt(1e9)}`;
+    await sql`insert into public.sandbox_player (client_id, player_id, currency_code, balance) values (${owner.id}, ${player}, 'EUR', 10)`;
+    return player;
+  },
+  newRow: ({ owner }) => ({ client_id: owner.id, player_id: `t-${randomInt(1e9)}`, currency_code: 'EUR', balance: 5 }),
+  change: { balance: 1_000_000 },
+  allowed: { select: ownerAndStaff, insert: [], update: [], delete: [] },
+});

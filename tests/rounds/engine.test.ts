@@ -144,11 +144,11 @@ describe('the round engine, transfer mode', () => {
     expect(await win(launched, id('win'), round2, '2', true)).toMatchObject({ outcome: 'ok' });
   });
 
-  it('refuses an unknown key, a session of another provider or none, and a test session', async () => {
+  it('refuses an unknown key, a session of another provider or none, and a test session without a test player', async () => {
     expect(await bet(await session(), id('bet'), id('round'), '1', false, sha('nobody'))).toMatchObject({ outcome: 'invalid_provider_key' });
     expect(await bet(await session({ provider: 'spribe' }), id('bet'), id('round'), '1')).toMatchObject({ outcome: 'unknown_session' });
     expect(await bet(randomUUID(), id('bet'), id('round'), '1')).toMatchObject({ outcome: 'unknown_session' });
-    expect(await bet(await session({ livemode: false }), id('bet'), id('round'), '1')).toMatchObject({ outcome: 'test_session_unsupported' });
+    expect(await bet(await session({ livemode: false }), id('bet'), id('round'), '1')).toMatchObject({ outcome: 'test_player_unknown' });
   });
 
   it('applies a transaction_id once when the same bet arrives many times at once', async () => {

@@ -107,7 +107,7 @@ describe('the provider API', () => {
     expect(await post('bets', bet, spribeKey)).toMatchObject({ status: 404, body: { code: 'unknown_session' } });
     const test = (await issueKey(sql, operator.account, 'Sandbox', false)).key;
     expect(await post('bets', { ...bet, session_token: await launchToken(test) }))
-      .toMatchObject({ status: 422, body: { code: 'test_session_unsupported' } });
+      .toMatchObject({ status: 422, body: { code: 'test_player_unknown' } });
   });
 
   it('stores only the hash of a provider key, and refuses one once revoked', async () => {

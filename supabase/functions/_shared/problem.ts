@@ -17,6 +17,7 @@ const catalogue = {
   idempotency_key_reused: [422, 'Idempotency-Key reused with another request'],
   reference_unavailable: [422, 'Unknown or unavailable provider or currency'],
   kyc_required: [403, 'KYC verification required'],
+  live_key: [403, 'A test key is needed'],
   player_restricted: [403, 'Player restricted'],
   exclusion_active: [409, 'Exclusion running'],
   // The provider API's.
@@ -27,7 +28,7 @@ const catalogue = {
   insufficient_funds: [422, 'Insufficient funds'],
   session_expired: [422, 'Session expired'],
   session_closed: [422, 'Session closed'],
-  test_session_unsupported: [422, 'Test session'],
+  test_player_unknown: [422, 'Unknown test player'],
   unknown_round: [422, 'Unknown round'],
   round_closed: [422, 'Round closed'],
   round_mismatch: [422, 'Round of another session'],

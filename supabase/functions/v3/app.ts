@@ -8,6 +8,7 @@ import { type ApiContext, apiContext, type ApiDependencies } from './context.ts'
 import { catalogueRoutes } from './routes/catalogue.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { playerRoutes } from './routes/players.ts';
+import { sandboxRoutes } from './routes/sandbox.ts';
 import { providerRoutes } from './routes/provider.ts';
 import { roundRoutes } from './routes/rounds.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -27,7 +28,8 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
     .route('/', providerRoutes(ctx))
     .route('/', roundRoutes(ctx))
     .route('/', webhookRoutes(ctx))
-    .route('/', playerRoutes(ctx));
+    .route('/', playerRoutes(ctx))
+    .route('/', sandboxRoutes(ctx));
   const app = new Hono({ strict: false });
   for (const base of BASES) app.route(base, v3);
   app.notFound(() => new Problem('not_found', 'No such resource in API v3.').toResponse());

@@ -32,7 +32,7 @@ export function providerRoutes(ctx: ApiContext): Hono {
 
 const refusals: Partial<Record<string, string>> = {
   unknown_session: "The session token's session is not one of this provider's.",
-  test_session_unsupported: 'A test session moves no money yet: test balances arrive with the sandbox.',
+  test_player_unknown: "A test session's player needs a balance: POST /v3/sandbox/players with the operator's test key.",
   transaction_pending: "The bet this names still waits for the operator's wallet: send this again shortly.",
   wallet_pending: "Recorded: the operator's wallet has not accepted it yet, and the platform keeps sending it. Send this again for its answer.",
   wallet_failed: "The operator's wallet did not answer the debit in time: the bet is rolled back, at the operator too.",

@@ -1,0 +1,83 @@
+// The sandbox's test players, in-process against the test database: POST /v3/sandbox/players with a
+// test key only; a test session's bets, wins and rollbacks move its player's test balance, never
+// the float nor the ledger; `insufficient_funds` refuses every bet; each answer as documented.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
+import { connect } from '../helpers/db.ts';
+import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
+
+const sql = connect();
+const { handle } = await sessionsHandler();
+let operator: Operator;
+let testKey: string;
+let providerKey: string;
+
+beforeAll(async () => {
+  operator = await newOperator(sql, 'sandbox');
+  testKey = (await issueKey(sql, operator.account, 'Sandbox', false)).key;
+  await sql`insert into public.wallet (client_id, currency_code) values (${operator.account.id}, 'EUR')`;
+  await sql`select * from public.record_transaction(${operator.account.id}::uuid, 'EUR', 'deposit', 500::numeric)`;
+  providerKey = (await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key;
+});
+
+async function call(operationId: OperationId, path: string, body: object | null, key: string) {
+  const response = await handle(new Request(`http://api.test/v3${path}`, {
+    method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  }));
+  const json = await response.json();
+  expectResponseMatches(operationId, response, json);
+  return { status: response.status, body: json };
+}
+const player = (body: object, key = testKey) => call('createSandboxPlayer', '/sandbox/players', body, key);
+async function testSession(playerId: string): Promise<string> {
+  const response = await handle(sessionRequest({ ...validBody, player_id: playerId }, { key: testKey }));
+  return new URL((await response.json()).launch_url).searchParams.get('token')!;
+}
+const provider = (path: 'bets' | 'wins' | 'rollbacks', body: object) => call(
+  ({ bets: 'providerBet', wins: 'providerWin', rollbacks: 'providerRollback' } as const)[path], `/provider/${path}`, body, providerKey);
+
+describe('test players', () => {
+  it('are made with a test key only, and reset when made again', async () => {
+    expect(await player({ player_id: 'p-1', currency: 'EUR', balance: '100' }, operator.key))
+      .toMatchObject({ status: 403, body: { code: 'live_key' } });
+    expect(await player({ player_id: 'p-1', currency: 'EUR', balance: '100' })).toEqual({
+      status: 200,
+      body: { player_id: 'p-1', currency: 'EUR', balance: '100.0000', behaviour: 'normal', livemode: false, created_at: expect.any(String) },
+    });
+    expect((await player({ player_id: 'p-1', currency: 'EUR', balance: '7.5' })).body.balance).toBe('7.5000');
+    expect(await player({ player_id: 'p-1', currency: 'XXQ', balance: '1' })).toMatchObject({ status: 400 });
+    expect(await player({ player_id: 'p-1', currency: 'EUR', balance: '-1' })).toMatchObject({ status: 400 });
+  });
+
+  it('play a test session on their test balance: bets, wins and rollbacks, the float and ledger untouched', async () => {
+    const id = `p-${randomUUID()}`;
+    await player({ player_id: id, currency: 'EUR', balance: '50' });
+    const token = await testSession(id);
+    const ledgerBefore = await sql`select count(*)::int as n from public.transaction where client_id = ${operator.account.id}`;
+    const [round, bet, other] = [randomUUID(), randomUUID(), randomUUID()];
+    expect(await provider('bets', { session_token: token, transaction_id: bet, round_id: round, amount: '20' }))
+      .toMatchObject({ status: 200, body: { balance: '30.0000' } });
+    expect(await provider('bets', { session_token: token, transaction_id: other, round_id: round, amount: '5' }))
+      .toMatchObject({ body: { balance: '25.0000' } });
+    expect(await provider('rollbacks', { session_token: token, transaction_id: randomUUID(), rolled_back_transaction_id: other }))
+      .toMatchObject({ body: { balance: '30.0000' } });
+    expect(await provider('wins', { session_token: token, transaction_id: randomUUID(), round_id: round, amount: '45', round_closed: true }))
+      .toMatchObject({ body: { balance: '75.0000' } });
+    expect(await provider('bets', { session_token: token, transaction_id: randomUUID(), round_id: randomUUID(), amount: '75.01' }))
+      .toMatchObject({ status: 422, body: { code: 'insufficient_funds', balance: '75.0000' } });
+    expect(await sql`select count(*)::int as n from public.transaction where client_id = ${operator.account.id}`).toEqual(ledgerBefore);
+    expect((await sql`select balance::text from public.wallet where client_id = ${operator.account.id}`)[0].balance).toBe('500.0000');
+    const [round_] = await sql`select livemode, status from public.game_round where provider_round_id = ${round}`;
+    expect(round_).toEqual({ livemode: false, status: 'closed' });
+  });
+
+  it('with behaviour insufficient_funds have every bet refused', async () => {
+    const id = `p-${randomUUID()}`;
+    await player({ player_id: id, currency: 'EUR', balance: '1000', behaviour: 'insufficient_funds' });
+    const token = await testSession(id);
+    expect(await provider('bets', { session_token: token, transaction_id: randomUUID(), round_id: randomUUID(), amount: '1' }))
+      .toMatchObject({ status: 422, body: { code: 'insufficient_funds', balance: '0.0000' } });
+  });
+});
