@@ -10,6 +10,8 @@ import { openTarget } from './lib/target.ts';
 
 // The demo operator key supabase/seed.sql gives client@demo.test: local databases only.
 const DEMO_API_KEY = 'cgs_live_DEMO-key-for-local-use-only-000000000000000';
+// Its test key: test sessions play on test balances (player-1 has 1,000 EUR), never live money.
+const DEMO_TEST_KEY = 'cgs_test_DEMO-key-for-local-use-only-000000000000000';
 
 async function demoKeyIsActive(url: string): Promise<boolean> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
@@ -41,6 +43,7 @@ const served = await serveFunction({
 console.log(`sessions API: POST ${served.url}/v3/sessions`);
 if (await demoKeyIsActive(target.url)) {
   console.log(`demo API key (client@demo.test): ${DEMO_API_KEY}`);
+  console.log(`demo test key (the same client, test mode; player-1 has a test balance): ${DEMO_TEST_KEY}`);
   console.log(`try: curl -i ${served.url}/v3/sessions -H "Authorization: Bearer ${DEMO_API_KEY}" \\
        -H "Content-Type: application/json" \\
        -d '{"player_id":"player-1","game_id":"pragmatic-play:vs20olympgate","currency":"EUR"}'`);

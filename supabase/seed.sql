@@ -47,6 +47,12 @@ insert into public.support_ticket_message (ticket_id, author_id, body) values
 insert into public.api_key (client_id, label, key_prefix, key_hash) values
   ('a0000000-0000-4000-8000-000000000003', 'Demo', 'cgs_live_DEMO-ke',
    encode(extensions.digest('cgs_live_DEMO-key-for-local-use-only-000000000000000', 'sha256'), 'hex'));
+-- Its test key, and a test player with a test balance, so a whole round can be played in test mode.
+insert into public.api_key (client_id, label, key_prefix, key_hash, livemode) values
+  ('a0000000-0000-4000-8000-000000000003', 'Demo (test)', 'cgs_test_DEMO-ke',
+   encode(extensions.digest('cgs_test_DEMO-key-for-local-use-only-000000000000000', 'sha256'), 'hex'), false);
+insert into public.sandbox_player (client_id, player_id, currency_code, balance) values
+  ('a0000000-0000-4000-8000-000000000003', 'player-1', 'EUR', 1000);
 
 -- A demo catalogue: 26 games for each of the 12 providers (312), for local runs and the sandbox. Names
 -- and codes are generated from two word lists (no real titles, no art: thumbnails point at a
