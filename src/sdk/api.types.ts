@@ -625,6 +625,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/sandbox/wallet-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check your seamless wallet
+         * @description Test keys only. Plays a fixed set of scenarios against the seamless wallet you set with a test key (`PUT /v3/wallet-settings`), signed as real calls are, with ids of their own (`cgs-check:...`): balance, debit, the same debit again (applied once), credit, rollback of a transaction never seen (2xx), a debit after its own rollback (refused), and a call with a wrong signature (refused). The net movement is nothing when the wallet behaves. `409 not_seamless` when your test mode is transfer.
+         */
+        post: operations["checkSandboxWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -749,7 +769,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -1343,6 +1363,26 @@ export interface components {
             livemode: false;
             created_at: components["schemas"]["DateTime"];
         };
+        WalletCheckRequest: {
+            /**
+             * @description A player of yours in your test wallet, with at least 1.00 to bet.
+             * @example player-1
+             */
+            player_id: string;
+            /** @example EUR */
+            currency: string;
+        };
+        WalletCheckReport: {
+            /** @description Every scenario passed. */
+            passed: boolean;
+            scenarios: {
+                /** @enum {string} */
+                scenario: "balance" | "debit" | "duplicate debit" | "credit" | "rollback of an unknown transaction" | "debit after its rollback" | "signature tampering";
+                passed: boolean;
+                /** @description What the wallet answered, and what was expected. */
+                detail: string;
+            }[];
+        };
     };
     responses: {
         /** @description Created, or replayed for a retry with the same `Idempotency-Key` and body. */
@@ -1834,6 +1874,25 @@ export interface components {
                     status?: 403;
                     /** @constant */
                     code?: "live_key";
+                };
+            };
+        };
+        /** @description Your test mode is transfer: set a seamless wallet with a test key first. */
+        NotSeamless: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 409;
+                    /** @constant */
+                    code?: "not_seamless";
                 };
             };
         };
@@ -3290,6 +3349,44 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["LiveKey"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    checkSandboxWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletCheckReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["LiveKey"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["NotSeamless"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];

@@ -18,6 +18,7 @@ const catalogue = {
   reference_unavailable: [422, 'Unknown or unavailable provider or currency'],
   kyc_required: [403, 'KYC verification required'],
   live_key: [403, 'A test key is needed'],
+  not_seamless: [409, 'Not in seamless mode'],
   player_restricted: [403, 'Player restricted'],
   exclusion_active: [409, 'Exclusion running'],
   // The provider API's.

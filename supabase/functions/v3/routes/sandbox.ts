@@ -1,21 +1,44 @@
-// The sandbox: POST /v3/sandbox/players gives a test player a test balance (test keys only), which
-// the round engine then moves for that player's test sessions instead of the float. One database
-// call that checks the key too; a caller without a working key gets 401 before any 400.
+// The sandbox (test keys only): POST /v3/sandbox/players gives a test player a test balance, which
+// the round engine then moves for that player's test sessions instead of the float; POST
+// /v3/sandbox/wallet-checks plays the self-check against the operator's test seamless wallet. A
+// caller without a working key gets 401 before any 400.
 import { Hono } from 'hono';
 import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import { jsonTextResponse } from '../../_shared/http.ts';
+import { jsonResponse, jsonTextResponse } from '../../_shared/http.ts';
 import { pointerTo, Problem } from '../../_shared/problem.ts';
 import { readJsonBody } from '../../_shared/request-body.ts';
+import { checkWallet, type WalletCheckTarget } from '../../_shared/wallet-check.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract } from '../contract.ts';
 import { resource } from './resource.ts';
+import { checkCallableUrl } from './webhooks.ts';
 
 const playerBody = bodyContract('/v3/sandbox/players');
+const walletCheckBody = bodyContract('/v3/sandbox/wallet-checks');
 
 /** The routes of this resource, relative to /v3. */
 export function sandboxRoutes(ctx: ApiContext): Hono {
   const app = new Hono({ strict: false });
-  return resource(app, '/sandbox/players', { post: (c) => createTestPlayer(ctx, c.req.raw) });
+  resource(app, '/sandbox/players', { post: (c) => createTestPlayer(ctx, c.req.raw) });
+  return resource(app, '/sandbox/wallet-checks', { post: (c) => checkTestWallet(ctx, c.req.raw) });
+}
+
+/**
+ * POST /v3/sandbox/wallet-checks: the self-check of the caller's seamless wallet in test mode, a
+ * report per scenario. Test keys only, so a live wallet never sees these calls.
+ */
+export async function checkTestWallet(ctx: ApiContext, request: Request): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const body = await authenticatedRejection(ctx.sql, keyHash, async () => walletCheckBody(await readJsonBody(request, ctx.config.maxBodyBytes)));
+  const [row] = await ctx.sql<{ authorized: boolean; livemode: boolean; target: { url: string; secrets: string[] } | null }[]>`
+    select * from private.wallet_check_target(${keyHash})`;
+  if (!row.authorized) throw invalidApiKey();
+  if (row.livemode) throw new Problem('live_key', 'The sandbox takes test keys (cgs_test_) only.');
+  if (!row.target) throw new Problem('not_seamless', 'Your test-mode wallet is not seamless: PUT /v3/wallet-settings with a test key and a url first.');
+  await checkCallableUrl(ctx, row.target.url);
+  const target: WalletCheckTarget = { url: row.target.url, secrets: row.target.secrets, timeoutMs: ctx.config.walletTimeoutMs };
+  const scenarios = await checkWallet(target, body);
+  return jsonResponse(200, { passed: scenarios.every((s) => s.passed), scenarios }, { 'cache-control': 'no-store' });
 }
 
 /** POST /v3/sandbox/players: creates or resets a test player's balance in a currency. */
