@@ -9,6 +9,9 @@ import type {
   Jurisdiction,
   PlayerRestrictions,
   PlayerRestrictionsInput,
+  SandboxPlayer,
+  SandboxPlayerInput,
+  WalletCheckReport,
   Game,
   GameListQuery,
   GameSession,
@@ -115,6 +118,13 @@ export interface OperatorClient {
     deliveries(id: string, options?: RequestOptions): Promise<WebhookDelivery[]>;
     /** Sends it again now, to each endpoint that wants it. */
     redeliver(id: string, options?: RequestOptions): Promise<WebhookDelivery[]>;
+  };
+  /** Test keys only. */
+  sandbox: {
+    /** Gives a player a test balance in a currency (made again, it is reset). */
+    createPlayer(input: SandboxPlayerInput, options?: RequestOptions): Promise<SandboxPlayer>;
+    /** Plays the self-check against your seamless test wallet. */
+    checkWallet(input: { playerId: string; currency: string }, options?: RequestOptions): Promise<WalletCheckReport>;
   };
   players: {
     /** A player's responsible-gaming restrictions (all empty when none were set). */
@@ -285,6 +295,12 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
         (await call<{ data: WebhookDelivery[] }>({ method: 'GET', path: `/v3/events/${encodeURIComponent(id)}/deliveries`, signal })).data,
       redeliver: async (id, { signal } = {}) =>
         (await call<{ data: WebhookDelivery[] }>({ method: 'POST', path: `/v3/events/${encodeURIComponent(id)}/redeliver`, signal })).data,
+    },
+    sandbox: {
+      createPlayer: (input, { signal } = {}) =>
+        call<SandboxPlayer>({ method: 'POST', path: '/v3/sandbox/players', body: snakeCased(input), signal }),
+      checkWallet: (input, { signal } = {}) =>
+        call<WalletCheckReport>({ method: 'POST', path: '/v3/sandbox/wallet-checks', body: snakeCased(input), signal }),
     },
     players: {
       getRestrictions: (playerId, { signal } = {}) =>

@@ -117,6 +117,14 @@ describe('lists and reads', () => {
     expect((await client.players.getRestrictions(player)).stake_limits).toEqual({ EUR: '2.0000' });
     await client.players.setRestrictions(player, { coolOffUntil: new Date(Date.now() + 3600_000).toISOString() });
     await expect(client.players.setRestrictions(player, {})).rejects.toMatchObject({ status: 409, code: 'exclusion_active' });
+    // The sandbox takes test keys only.
+    await expect(client.sandbox.createPlayer({ playerId: player, currency: 'EUR', balance: '10' }))
+      .rejects.toMatchObject({ status: 403, code: 'live_key' });
+    const [test] = await api.sql`select key from public.issue_api_key(${api.operator.account.id}, 'SDK test', false)`;
+    const sandbox = operatorClient({ apiKey: test.key }).sandbox;
+    expect(await sandbox.createPlayer({ playerId: player, currency: 'EUR', balance: '10', behaviour: 'insufficient_funds' }))
+      .toMatchObject({ player_id: player, balance: '10.0000', behaviour: 'insufficient_funds', livemode: false });
+    await expect(sandbox.checkWallet({ playerId: player, currency: 'EUR' })).rejects.toMatchObject({ status: 409, code: 'not_seamless' });
     expect(await client.wallets.list()).toEqual({ data: [], next_cursor: null, has_more: false });
     expect((await client.transactions.list({ createdAfter: '2026-01-01T00:00:00Z' })).data).toEqual([]);
     await expect(client.transactions.list({ createdAfter: 'yesterday' })).rejects.toMatchObject({
