@@ -231,6 +231,7 @@ declare
   caller record;
   current public.player_restriction;
   wanted public.player_restriction;
+  shown text;
 begin
   select * into caller from private.authenticate_api_key(key_hash);
   if caller.key_id is null then
@@ -264,10 +265,11 @@ begin
     set self_excluded_until = excluded.self_excluded_until, self_excluded_indefinitely = excluded.self_excluded_indefinitely,
         cool_off_until = excluded.cool_off_until, loss_limits = excluded.loss_limits, stake_limits = excluded.stake_limits,
         session_time_limit_minutes = excluded.session_time_limit_minutes, updated_at = excluded.updated_at;
+  shown := private.player_restriction_json(wanted);
   insert into public.player_restriction_audit (client_id, livemode, player_id, action, detail)
-  values (caller.client_id, caller.livemode, player_id, 'restrictions_changed', private.player_restriction_json(wanted)::jsonb);
-  perform private.emit_event(caller.client_id, caller.livemode, 'player.restrictions_updated', private.player_restriction_json(wanted)::jsonb);
-  return query select 'updated', private.player_restriction_json(wanted);
+  values (caller.client_id, caller.livemode, player_id, 'restrictions_changed', shown::jsonb);
+  perform private.emit_event(caller.client_id, caller.livemode, 'player.restrictions_updated', shown::jsonb);
+  return query select 'updated', shown;
 end;
 $$;
 revoke execute on function private.put_player_restrictions from public, anon, authenticated, service_role;
