@@ -597,6 +597,7 @@ declare
   ledger public.transaction;
   balance_after text;
   undo public.round_transaction;
+  cancel boolean;
 begin
   select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint, rolled_back_transaction_id);
   if began.outcome is not null then
@@ -640,13 +641,12 @@ begin
     update public.round_transaction t set rolled_back = true where t.id = bet.id;
     perform private.count_loss(s.client_id, s.livemode, s.player_id, round.currency_code, -bet.amount, false);
     -- Nothing left at stake, nothing won, and no bet waiting for the operator's debit (seamless):
-    -- the round is cancelled.
+    -- the round is cancelled. (The round is locked: its totals are as read.)
+    cancel := round.total_bet - bet.amount = 0 and round.total_win = 0 and not private.debit_pending(round.id);
     update public.game_round r
     set total_bet = r.total_bet - bet.amount,
-        status = case when r.total_bet - bet.amount = 0 and r.total_win = 0 and not private.debit_pending(r.id) then 'cancelled'
-                      else r.status end,
-        closed_at = case when r.total_bet - bet.amount = 0 and r.total_win = 0 and not private.debit_pending(r.id)
-                         then coalesce(r.closed_at, now()) else r.closed_at end
+        status = case when cancel then 'cancelled' else r.status end,
+        closed_at = case when cancel then coalesce(r.closed_at, now()) else r.closed_at end
     where r.id = round.id;
   elsif not began.seamless then
     balance_after := private.balance_of(s, coalesce(round.currency_code, s.currency_code));

@@ -158,6 +158,7 @@ declare
   t public.round_transaction;
   round public.game_round;
   wait interval;
+  state text;
   accepted_balance numeric(20, 4) := case when answer = 'accepted' then wallet_balance::numeric end;
 begin
   select * into t from public.round_transaction x
@@ -170,8 +171,8 @@ begin
   end if;
   if call.status <> 'pending' or call.attempts <> attempt then
     select * into t from public.round_transaction x where x.id = t.id;
-    return query select case private.round_transaction_state(t) when 'replayed' then 'ok' else private.round_transaction_state(t) end,
-                        t.response_body, null::text;
+    state := private.round_transaction_state(t);
+    return query select case state when 'replayed' then 'ok' else state end, t.response_body, null::text;
     return;
   end if;
 
