@@ -3,7 +3,7 @@
 import { expect, test } from 'vitest';
 import { fromRoot, typecheck } from './typecheck.ts';
 
-const typeTests = ['tests/client/back-office.test-d.ts', 'tests/sdk/sdk.test-d.ts'].map(fromRoot);
+const typeTests = ['tests/client/back-office.test-d.ts', 'tests/sdks/typescript/sdk.test-d.ts'].map(fromRoot);
 
 // A file that must fail, compiled alongside: proves the check reports what it should.
 const probe = fromRoot('tests/client/__probe__.test-d.ts');

@@ -9,7 +9,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
 import { openApiFile } from '../../scripts/openapi-artifacts.ts';
-import type { operations } from '../../src/sdk/api.types.ts';
+import type { operations } from '../../sdks/typescript/src/api.types.ts';
 
 export type OperationId = keyof operations;
 

@@ -4,7 +4,7 @@
 // the reference operator wallet does.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperatorClient } from '../../src/sdk/index.ts';
+import { createOperatorClient } from '../../sdks/typescript/src/index.ts';
 import { serveApiForFile } from '../openapi/served-api.ts';
 import { startReferenceWallet } from '../helpers/reference-wallet.ts';
 import { newOperator } from '../sessions/helpers.ts';

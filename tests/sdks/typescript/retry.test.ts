@@ -1,7 +1,7 @@
 // The SDK's wait before a retry: exponential, jittered, never before Retry-After, never past the cap.
 import { describe, expect, it } from 'vitest';
-import { createOperatorClient } from '../../src/sdk/operator-client.ts';
-import { retryAfterMs, retryDelayMs, retryPolicy } from '../../src/sdk/retry.ts';
+import { createOperatorClient } from '../../../sdks/typescript/src/operator-client.ts';
+import { retryAfterMs, retryDelayMs, retryPolicy } from '../../../sdks/typescript/src/retry.ts';
 
 describe('retry timing', () => {
   it('reads Retry-After as seconds or as an HTTP date', () => {

@@ -3,11 +3,11 @@
 // provoked by the real conditions (a key still in flight, an unreachable database, a closed port).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/lib/embedded-postgres.ts';
-import { ApiError, createOperatorClient, type OperatorClientOptions } from '../../src/sdk/index.ts';
-import { blackHole } from '../helpers/black-hole.ts';
-import { serveApiForFile, serveWithoutDatabase, whileKeyInFlight } from '../openapi/served-api.ts';
-import { newOperator } from '../sessions/helpers.ts';
+import { freePort } from '../../../scripts/lib/embedded-postgres.ts';
+import { ApiError, createOperatorClient, type OperatorClientOptions } from '../../../sdks/typescript/src/index.ts';
+import { blackHole } from '../../helpers/black-hole.ts';
+import { serveApiForFile, serveWithoutDatabase, whileKeyInFlight } from '../../openapi/served-api.ts';
+import { newOperator } from '../../sessions/helpers.ts';
 
 const api = serveApiForFile('sdk');
 const input = { playerId: 'player-7', gameId: 'pragmatic-play:vs20olympgate', currency: 'EUR' };

@@ -1,4 +1,4 @@
-// @casino-gaming/integration-service: the TypeScript SDK for operators (API v3).
+// @casino-gaming/sdk: the TypeScript SDK for operators (API v3).
 export { ApiError } from './api-error.ts';
 export {
   createOperatorClient,
@@ -9,6 +9,18 @@ export {
   type RequestOptions,
 } from './operator-client.ts';
 export type { RetryOptions } from './retry.ts';
+export {
+  type HeadersLike,
+  type VerifyOptions,
+  type WalletAnswer,
+  type WalletCall,
+  walletAccepted,
+  walletRefused,
+  WebhookVerificationError,
+  verifySignature,
+  verifyWalletCall,
+  verifyWebhook,
+} from './webhooks.ts';
 export type {
   CreatedSession,
   Currency,

@@ -1,4 +1,4 @@
-// Type-level proof that the SDK's types come from the OpenAPI description (src/sdk/api.types.ts).
+// Type-level proof that the SDK's types come from the OpenAPI description (sdks/typescript/src/api.types.ts).
 // Compiled by tests/client/type-tests.test.ts (each @ts-expect-error must stay an error).
 import { expectTypeOf } from 'vitest';
 import {
@@ -8,7 +8,7 @@ import {
   createOperatorClient,
   type GameSession,
   type ProblemCode,
-} from '../../src/sdk/index.ts';
+} from '../../../sdks/typescript/src/index.ts';
 
 type Schemas = components['schemas'];
 const client = createOperatorClient({ baseUrl: 'http://127.0.0.1:54321/functions/v1', apiKey: 'cgs_live_x' });
