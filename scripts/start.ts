@@ -1,11 +1,13 @@
 // npm start: the service on its embedded default (or DATABASE_URL), migrated, seeded when new,
-// and the v3 Edge Function served under Deno at http://127.0.0.1:${PORT:-54321}/functions/v1/v3.
+// the v3 Edge Function served under Deno at http://127.0.0.1:${PORT:-54321}/functions/v1/v3, and
+// the static pages (the demo game) at http://127.0.0.1:${SITE_PORT:-54323}.
 import postgres from 'postgres';
 import { connectDatabase } from '../supabase/functions/_shared/database.ts';
 import { drainDeliveries } from '../supabase/functions/_shared/deliveries.ts';
 import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
-import { prepareDatabase } from './lib/database.ts';
+import { paths, prepareDatabase } from './lib/database.ts';
 import { serveFunction } from './lib/deno-function.ts';
+import { serveStatic } from './lib/static-site.ts';
 import { openTarget } from './lib/target.ts';
 
 // The demo operator key supabase/seed.sql gives client@demo.test: local databases only.
@@ -30,23 +32,36 @@ console.log(`database: ${target.url}${target.dir ? ` (embedded, data in ${target
 const applied = await prepareDatabase(target.url, { seed: target.embedded });
 console.log(applied.length ? `migrations applied: ${applied.length}` : 'database is up to date');
 
+const port = Number(process.env.PORT ?? 54321);
+const site = await serveStatic({ '/demo/': `${paths.root}sandbox/demo-game` }, Number(process.env.SITE_PORT ?? 54323))
+  .catch(async (error) => {
+    await target.stop(); // e.g. the port is taken: leave no database running behind
+    throw error;
+  });
 const served = await serveFunction({
   databaseUrl: target.url,
-  // Local runs: webhook and wallet URLs may point at this machine (http://127.0.0.1:...).
-  env: { ALLOW_PRIVATE_URLS: 'true' },
-  port: Number(process.env.PORT ?? 54321),
+  env: {
+    // Local runs: webhook and wallet URLs may point at this machine (http://127.0.0.1:...).
+    ALLOW_PRIVATE_URLS: 'true',
+    // Test sessions of the demo provider's games open the demo game here, which calls this API.
+    DEMO_GAME_URL: `${site.url}/demo/?api=http://127.0.0.1:${port}/functions/v1/v3`,
+  },
+  port,
   onOutput: (line) => console.log(`[v3] ${line}`),
 }).catch(async (error) => {
-  await target.stop(); // e.g. the port is taken: leave no database running behind
+  await site.close();
+  await target.stop();
   throw error;
 });
 console.log(`sessions API: POST ${served.url}/v3/sessions`);
+console.log(`demo game: ${site.url}/demo/ (a test session of cgs-sandbox:lucky-sevens launches it)`);
 if (await demoKeyIsActive(target.url)) {
   console.log(`demo API key (client@demo.test): ${DEMO_API_KEY}`);
   console.log(`demo test key (the same client, test mode; player-1 has a test balance): ${DEMO_TEST_KEY}`);
   console.log(`try: curl -i ${served.url}/v3/sessions -H "Authorization: Bearer ${DEMO_API_KEY}" \\
        -H "Content-Type: application/json" \\
        -d '{"player_id":"player-1","game_id":"pragmatic-play:vs20olympgate","currency":"EUR"}'`);
+  console.log(`play the demo game: the same with the test key and "game_id":"cgs-sandbox:lucky-sevens", then open its launch_url`);
 } else {
   console.log('no demo key here: npm run key -- issue --client <email> prints one');
 }
@@ -72,6 +87,7 @@ async function shutdown() {
   await deliveries;
   await deliverySql.end();
   await served.stop();
+  await site.close();
   await target.stop();
   process.exit(0);
 }

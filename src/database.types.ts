@@ -268,6 +268,7 @@ export type Database = {
           "slug": string;
           "sort_order": number;
           "status": string;
+          "test_only": boolean;
         };
         ComputedFields: never;
         Insert: {
@@ -281,6 +282,7 @@ export type Database = {
           "slug": string;
           "sort_order"?: number;
           "status"?: string;
+          "test_only"?: boolean;
         };
         Update: {
           "category"?: string | null;
@@ -293,6 +295,7 @@ export type Database = {
           "slug"?: string;
           "sort_order"?: number;
           "status"?: string;
+          "test_only"?: boolean;
         };
         Relationships: [];
       };

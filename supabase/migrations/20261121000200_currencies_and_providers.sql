@@ -28,6 +28,9 @@ create table public.game_provider (
   created_at timestamptz not null default now(),
   -- Jurisdictions its games are certified in, unless a game says otherwise (the compliance migration).
   jurisdictions text[] not null default '{}',
+  -- The sandbox's own provider (the sandbox migration): its games exist for test keys alone, so no
+  -- live session, and no real money, ever reaches them.
+  test_only boolean not null default false,
   constraint game_provider_slug_key unique (slug),
   constraint game_provider_slug_format check (slug ~ '^[a-z0-9][a-z0-9-]{0,63}$'),
   constraint game_provider_name_length check (char_length(name) between 1 and 100),

@@ -428,6 +428,8 @@ begin
       and (list_games.country is null or not (list_games.country = any (g.restricted_countries)))
       and (list_games.jurisdiction is null or list_games.jurisdiction = any (g.jurisdictions))
       and (list_games.updated_since is null or g.updated_at >= list_games.updated_since)
+      -- A test-only provider's games are listed to test keys alone.
+      and (not a.livemode or g.provider_id not in (select gp.id from public.game_provider gp where gp.test_only))
       and (list_games.after_provider is null or (g.provider_id, g.code) > (list_games.after_provider, list_games.after_code))
     order by g.provider_id, g.code
     limit list_games.page_size
@@ -450,6 +452,8 @@ as $$
     select g.game
     from private.game_listing g
     where a.key_id is not null and g.provider_slug = read_game.provider and g.code = read_game.code and g.listed
+      and (not a.livemode or not exists (
+        select from public.game_provider gp where gp.id = g.provider_id and gp.test_only))
   ) g on true;
 $$;
 revoke execute on function private.read_game from public, anon, authenticated, service_role;
@@ -467,7 +471,7 @@ as $$
     select json_build_object('slug', gp.slug, 'name', gp.name, 'category', gp.category, 'logo_url', gp.logo_url,
                               'games_count', gp.games_count) as provider
     from public.game_provider gp
-    where a.key_id is not null and gp.status = 'active'
+    where a.key_id is not null and gp.status = 'active' and (not a.livemode or not gp.test_only)
     order by gp.sort_order, gp.slug collate "C"
   ) p on true;
 $$;

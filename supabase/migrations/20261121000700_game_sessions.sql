@@ -170,8 +170,9 @@ begin
     end if;
   end if;
 
+  -- A test-only provider does not exist for a live key.
   select gp.id, gp.status into provider_id, provider_status
-  from public.game_provider gp where gp.slug = provider_slug;
+  from public.game_provider gp where gp.slug = provider_slug and (not gp.test_only or not livemode);
   select c.is_active into currency_active
   from public.currency c where c.code = create_game_session.currency_code;
   if provider_id is null then

@@ -7,9 +7,10 @@ import { freshMigratedDatabase, paths, runSqlFile, withDatabase } from '../../sc
 
 const DATABASE = `${new URL(inject('databaseUrl')).pathname.slice(1) || 'postgres'}_seed`;
 let sql: Sql;
-const totals = () => sql<{ currencies: number; providers: number; settings: number }[]>`
+const totals = () => sql<{ currencies: number; providers: number; sandbox: string[]; settings: number }[]>`
   select (select count(*)::int from public.currency) as currencies,
-         (select count(*)::int from public.game_provider) as providers,
+         (select count(*)::int from public.game_provider where not test_only) as providers,
+         (select array_agg(slug) from public.game_provider where test_only) as sandbox,
          (select count(*)::int from public.app_setting) as settings`;
 let migrated: Awaited<ReturnType<typeof totals>>[number];
 
@@ -26,8 +27,8 @@ afterAll(async () => {
 });
 
 describe('the demo seed', () => {
-  test('the migrations alone ship exactly 41 currencies and 12 providers; the seed adds no reference data', async () => {
-    expect(migrated).toEqual({ currencies: 41, providers: 12, settings: migrated.settings });
+  test('the migrations alone ship exactly 41 currencies, 12 providers and the sandbox\'s; the seed adds no reference data', async () => {
+    expect(migrated).toEqual({ currencies: 41, providers: 12, sandbox: ['cgs-sandbox'], settings: migrated.settings });
     expect(migrated.settings).toBeGreaterThanOrEqual(2);
     expect((await totals())[0]).toEqual(migrated);
   });
@@ -37,7 +38,7 @@ describe('the demo seed', () => {
       select gp.slug, gp.games_count,
              (select count(*)::int from public.game g where g.provider_id = gp.id and g.status = 'active') as active,
              (select count(*)::int from public.game g where g.provider_id = gp.id) as games
-      from public.game_provider gp order by gp.sort_order`;
+      from public.game_provider gp where not gp.test_only order by gp.sort_order`;
     expect(providers).toHaveLength(12);
     expect(providers.reduce((sum, p) => sum + p.games, 0)).toBeGreaterThanOrEqual(300);
     for (const p of providers) expect(p.games_count).toBe(p.active);

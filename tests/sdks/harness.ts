@@ -4,13 +4,12 @@
 // messages the platform really signed: a webhook delivery from the runner, one sent during a secret
 // rotation (two signatures), and a seamless wallet call. The suites read it all from the
 // environment (`CGS_*`, described by SdkEnvironment), so they also run by hand against any server.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { serveFunction, type ServedFunction } from '../../scripts/lib/deno-function.ts';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
@@ -124,20 +123,4 @@ export function sdkEnvironment(name: string): SdkEnvironment {
   return environment;
 }
 
-/** Where `command` is on the PATH, or null. */
-export function which(command: string): Promise<string | null> {
-  return new Promise((resolve) =>
-    execFile('sh', ['-c', `command -v ${command}`], (error, stdout) => resolve(error ? null : stdout.trim())));
-}
-
-/**
- * A describe block for an SDK suite that needs `tool`: where it is missing, the block is skipped and
- * says so, and why, in the run's output (never a silent pass).
- */
-export async function describeWithTool(tool: string, install: string, title: string, body: () => void) {
-  const found = await which(tool);
-  if (!found) {
-    console.warn(`SKIPPED ${title}: \`${tool}\` is not installed (${install}).`);
-  }
-  describe.skipIf(!found)(found ? title : `${title} (skipped: ${tool} is not installed)`, body);
-}
+export { describeWithTool } from '../helpers/tools.ts';

@@ -412,14 +412,19 @@ describe('settings from the environment', () => {
 
   it('defaults to a 15-minute launch window and the example launch page', () => {
     expect(from({})).toEqual({
-      launchBaseUrl: 'https://play.cgs.example/launch', sessionTtlSeconds: 900, allowPrivateUrls: false, walletTimeoutMs: 3000,
+      launchBaseUrl: 'https://play.cgs.example/launch', demoGameUrl: 'https://demo.cgs.example/', sessionTtlSeconds: 900,
+      allowPrivateUrls: false, walletTimeoutMs: 3000,
     });
   });
 
-  it('reads LAUNCH_BASE_URL, SESSION_TTL_SECONDS, ALLOW_PRIVATE_URLS and WALLET_TIMEOUT_MS', () => {
+  it('reads LAUNCH_BASE_URL, DEMO_GAME_URL, SESSION_TTL_SECONDS, ALLOW_PRIVATE_URLS and WALLET_TIMEOUT_MS', () => {
     expect(from({
-      LAUNCH_BASE_URL: 'https://games.example/start?lang=de', SESSION_TTL_SECONDS: '120', ALLOW_PRIVATE_URLS: 'true', WALLET_TIMEOUT_MS: '1500',
-    })).toEqual({ launchBaseUrl: 'https://games.example/start?lang=de', sessionTtlSeconds: 120, allowPrivateUrls: true, walletTimeoutMs: 1500 });
+      LAUNCH_BASE_URL: 'https://games.example/start?lang=de', DEMO_GAME_URL: 'https://demo.example/play/', SESSION_TTL_SECONDS: '120',
+      ALLOW_PRIVATE_URLS: 'true', WALLET_TIMEOUT_MS: '1500',
+    })).toEqual({
+      launchBaseUrl: 'https://games.example/start?lang=de', demoGameUrl: 'https://demo.example/play/', sessionTtlSeconds: 120,
+      allowPrivateUrls: true, walletTimeoutMs: 1500,
+    });
     expect(() => from({ WALLET_TIMEOUT_MS: '10001' })).toThrow('WALLET_TIMEOUT_MS must be a positive integer up to 10000');
   });
 

@@ -10,6 +10,8 @@ import type { SessionTokenSigner } from './session-token.ts';
 export interface SessionsConfig {
   /** Where a player starts the game; the launch token is appended as `?token=`. */
   launchBaseUrl: string;
+  /** Where the sandbox's demo games start (the static demo game page); the token is appended the same way. */
+  demoGameUrl: string;
   /** Launch window: the session and its token expire this long after creation. */
   sessionTtlSeconds: number;
   maxBodyBytes: number;
@@ -21,6 +23,7 @@ export interface SessionsConfig {
 
 export const defaultConfig: SessionsConfig = {
   launchBaseUrl: 'https://play.cgs.example/launch',
+  demoGameUrl: 'https://demo.cgs.example/',
   sessionTtlSeconds: 15 * 60,
   maxBodyBytes: 16 * 1024,
   allowPrivateUrls: false,
@@ -31,17 +34,18 @@ export const defaultConfig: SessionsConfig = {
 export const maxSessionTtlSeconds = 24 * 60 * 60;
 
 /**
- * LAUNCH_BASE_URL and SESSION_TTL_SECONDS. A launch window that is not whole seconds up to a day stops
+ * LAUNCH_BASE_URL, DEMO_GAME_URL and SESSION_TTL_SECONDS. A launch window that is not whole seconds up to a day stops
  * the start, naming the setting, instead of failing every request with a 500; the launch URL is
  * checked where it is parsed, when the handler is created (withLaunchToken).
  */
 export function sessionsConfigFromEnv(
   env: Env,
-): Pick<SessionsConfig, 'launchBaseUrl' | 'sessionTtlSeconds' | 'allowPrivateUrls' | 'walletTimeoutMs'> {
+): Pick<SessionsConfig, 'launchBaseUrl' | 'demoGameUrl' | 'sessionTtlSeconds' | 'allowPrivateUrls' | 'walletTimeoutMs'> {
   return {
     allowPrivateUrls: booleanSetting(env, 'ALLOW_PRIVATE_URLS', defaultConfig.allowPrivateUrls),
     walletTimeoutMs: positiveSetting(env, 'WALLET_TIMEOUT_MS', { ...WALLET_TIMEOUT_MS, integer: true }),
     launchBaseUrl: env('LAUNCH_BASE_URL') ?? defaultConfig.launchBaseUrl,
+    demoGameUrl: env('DEMO_GAME_URL') ?? defaultConfig.demoGameUrl,
     sessionTtlSeconds: positiveSetting(env, 'SESSION_TTL_SECONDS', {
       fallback: defaultConfig.sessionTtlSeconds, integer: true, max: maxSessionTtlSeconds,
     }),
@@ -78,7 +82,11 @@ export function apiContext(deps: ApiDependencies): ApiContext {
     config,
     clock: deps.clock ?? (() => new Date()),
     logError: (message, error) => log(message, loggableError(error)),
-    launch: { signer: deps.signer, withToken: withLaunchToken(config.launchBaseUrl) },
+    launch: {
+      signer: deps.signer,
+      withToken: withLaunchToken(config.launchBaseUrl),
+      withDemoToken: withLaunchToken(config.demoGameUrl, 'DEMO_GAME_URL'),
+    },
     rulesOf: jurisdictionRules(deps.sql),
   };
 }

@@ -43,7 +43,12 @@ export interface LaunchOptions {
   signer: SessionTokenSigner;
   /** The launch URL with a token in it (withLaunchToken). */
   withToken: (token: string) => string;
+  /** The same for the demo provider's games: the demo game page. */
+  withDemoToken: (token: string) => string;
 }
+
+/** The sandbox's demo provider (the demo game migration): its games start on the demo game page. */
+export const DEMO_PROVIDER = 'cgs-sandbox';
 
 /**
  * The game's start page with `token` set in its query, as a function of the token: the base URL is
@@ -52,11 +57,11 @@ export interface LaunchOptions {
  * URL parsed and serialized again on every request. A token is base64url and dots, which a query
  * carries as they are.
  */
-export function withLaunchToken(launchBaseUrl: string): (token: string) => string {
+export function withLaunchToken(launchBaseUrl: string, setting = 'LAUNCH_BASE_URL'): (token: string) => string {
   const url = URL.parse(launchBaseUrl);
   // A player's browser opens it: a javascript:, data: or relative URL is a mistake in the settings.
   if (url?.protocol !== 'https:' && url?.protocol !== 'http:') {
-    throw new Error(`LAUNCH_BASE_URL must be an absolute http(s) URL, not "${launchBaseUrl}"`);
+    throw new Error(`${setting} must be an absolute http(s) URL, not "${launchBaseUrl}"`);
   }
   url.searchParams.delete('token');
   const hash = url.hash;
@@ -67,7 +72,7 @@ export function withLaunchToken(launchBaseUrl: string): (token: string) => strin
 
 /** The launch URL for a session, its token signed now and dying with the launch window. */
 function launchUrl(
-  { signer, withToken }: LaunchOptions,
+  { signer, withToken, withDemoToken }: LaunchOptions,
   session: GameSession,
   issuedAt: Date,
   expiresAt: Date,
@@ -79,11 +84,12 @@ function launchUrl(
       realityCheckMinutes: session.reality_check_minutes ?? null,
     }
     : undefined;
+  const provider = session.game_id.split(':')[0]!;
   const token = signer.sign({
-    sessionId: session.id, playerId: session.player_id, provider: session.game_id.split(':')[0],
+    sessionId: session.id, playerId: session.player_id, provider,
     gameId: session.game_id, currency: session.currency, issuedAt, expiresAt, compliance,
   });
-  return withToken(token);
+  return (provider === DEMO_PROVIDER ? withDemoToken : withToken)(token);
 }
 
 /** The rules of the sessions' jurisdictions, by code, for presentSession. */

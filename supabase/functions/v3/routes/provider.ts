@@ -5,6 +5,7 @@
 // operator in seamless mode the engine queues a call to its wallet; the route makes it at once and
 // records the answer (a second transaction), and answers the provider with what the operator said.
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { authenticatedRejection, invalidProviderKey, providerKeyHash } from '../../_shared/api-key.ts';
 import { jsonResponse } from '../../_shared/http.ts';
 import { Problem, type ProblemCode } from '../../_shared/problem.ts';
@@ -24,6 +25,9 @@ const rollbackBody = bodyContract('/v3/provider/rollbacks');
 /** The routes of this resource, relative to /v3. */
 export function providerRoutes(ctx: ApiContext): Hono {
   const app = new Hono({ strict: false });
+  // The demo game is a web page calling this API from another origin (the key and token are bearer
+  // values, never cookies, so allowing any origin exposes nothing a server-side caller lacks).
+  app.use('/provider/*', cors({ origin: '*', allowMethods: ['GET', 'POST'], allowHeaders: ['authorization', 'content-type'], maxAge: 600 }));
   resource(app, '/provider/balance', { get: (c) => balance(ctx, c.req.raw) });
   resource(app, '/provider/bets', { post: (c) => bet(ctx, c.req.raw) });
   resource(app, '/provider/wins', { post: (c) => win(ctx, c.req.raw) });

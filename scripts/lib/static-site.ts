@@ -1,0 +1,69 @@
+// The static pages npm start serves beside the API (the demo game, the developer portal) and the
+// browser tests open: files under a few folders, each mounted at a path, over plain node:http.
+// Hosted, the same folders go to any static host.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.tgz': 'application/gzip',
+  '.gz': 'application/gzip',
+  '.zip': 'application/zip',
+  '.whl': 'application/zip',
+};
+
+export interface StaticSite {
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** Where a request path lands under the mounts (longest mount first), or null: never outside one. */
+async function resolve(mounts: [string, string][], pathname: string): Promise<string | null> {
+  for (const [prefix, folder] of mounts) {
+    if (!pathname.startsWith(prefix)) continue;
+    const relative = normalize(decodeURIComponent(pathname.slice(prefix.length)));
+    if (relative.startsWith('..') || relative.includes(`${sep}..`)) return null;
+    let file = join(folder, relative);
+    const found = await stat(file).catch(() => null);
+    if (found?.isDirectory()) file = join(file, 'index.html');
+    else if (!found && !extname(file)) file = `${file}.html`; // clean URLs, as static hosts serve them
+    return (await stat(file).catch(() => null))?.isFile() ? file : null;
+  }
+  return null;
+}
+
+/** Serves `mounts` ({ '/demo/': folder }) on 127.0.0.1:`port` (0: any free port). */
+export async function serveStatic(mounts: Record<string, string>, port = 0): Promise<StaticSite> {
+  const ordered = Object.entries(mounts).sort(([a], [b]) => b.length - a.length);
+  const server = createServer(async (req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://site').pathname;
+    const file = req.method === 'GET' || req.method === 'HEAD' ? await resolve(ordered, pathname).catch(() => null) : null;
+    if (!file) {
+      res.writeHead(req.method === 'GET' || req.method === 'HEAD' ? 404 : 405, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((ok, fail) => server.once('error', fail).listen(port, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    }),
+  };
+}

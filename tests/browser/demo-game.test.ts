@@ -1,0 +1,178 @@
+// The demo game in a real browser (Debian's Chromium, driven by playwright-core): a test session's
+// launch URL opens it, it spins through the real provider API until a win and a loss, and what it
+// shows agrees with the rounds the operator reads, the test player's balance and the webhooks the
+// runner delivers. Under a jurisdiction it honours the token's rules and shows reality checks.
+// Screenshots at desktop and phone widths go to .tmp/screenshots/ to be looked at.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Sql } from 'postgres';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { paths } from '../../scripts/lib/database.ts';
+import { serveFunction, type ServedFunction } from '../../scripts/lib/deno-function.ts';
+import { freePort } from '../../scripts/lib/embedded-postgres.ts';
+import { serveStatic, type StaticSite } from '../../scripts/lib/static-site.ts';
+import { verifyWebhook } from '../../sdks/typescript/src/index.ts';
+import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { describeWithTool } from '../helpers/tools.ts';
+import { issueKey, isolatedDatabase, newOperator } from '../sessions/helpers.ts';
+
+const SANDBOX_PROVIDER_KEY = 'cgs_prov_SANDBOX-demo-game-public-key-test-only-0000';
+const screenshots = join(paths.root, '.tmp/screenshots');
+
+interface Received {
+  body: string;
+  headers: Record<string, string>;
+}
+
+let owner: Sql;
+let site: StaticSite;
+let served: ServedFunction;
+let browser: Browser;
+let denoDir: string;
+const received: Received[] = [];
+const receiver = createServer((req, res) => {
+  let body = '';
+  req.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => {
+    received.push({ body, headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])) });
+    res.writeHead(204).end();
+  });
+});
+
+/** The API as an operator calls it; throws on anything but 2xx. */
+async function api(key: string, path: string, body?: unknown) {
+  const response = await fetch(`${served.url}/v3${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+async function openGame(launchUrl: string, fakeClock = false): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  if (fakeClock) await page.clock.install();
+  await page.goto(launchUrl);
+  await page.getByTestId('balance').filter({ hasText: /\d/ }).waitFor();
+  expect(errors).toEqual([]);
+  return page;
+}
+
+await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-get install chromium', 'the demo game in a browser', (chromiumPath) => {
+  beforeAll(async () => {
+    const database = await isolatedDatabase('demo_game');
+    owner = database.owner;
+    denoDir = await mkdtemp(join(tmpdir(), 'cgs-deno-'));
+    const port = await freePort();
+    site = await serveStatic({ '/demo/': join(paths.root, 'sandbox/demo-game') });
+    const functionUrl = `http://127.0.0.1:${port}/functions/v1`;
+    [served, browser] = await Promise.all([
+      serveFunction({
+        databaseUrl: database.url, port,
+        env: { DENO_DIR: denoDir, ALLOW_PRIVATE_URLS: 'true', DEMO_GAME_URL: `${site.url}/demo/?api=${functionUrl}/v3` },
+      }),
+      chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] }),
+      new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve)),
+      mkdir(screenshots, { recursive: true }),
+    ]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+    await site?.close();
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+    await rm(denoDir, { recursive: true, force: true });
+  });
+
+  it('spins until a win and a loss; the rounds, the balance and the webhooks say the same', async () => {
+    const operator = await newOperator(owner, 'demo-game');
+    const testKey = (await issueKey(owner, operator.account, 'Sandbox', false)).key;
+    await api(testKey, '/sandbox/players', { player_id: 'player-demo', currency: 'EUR', balance: '100' });
+    const endpoint = await api(testKey, '/webhook-endpoints', {
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, event_types: ['round.closed'],
+    });
+    const session = await api(testKey, '/sessions', { player_id: 'player-demo', game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' });
+    expect(session.launch_url.startsWith(`${site.url}/demo/`)).toBe(true);
+
+    const page = await openGame(session.launch_url);
+    await expect.poll(() => page.getByTestId('balance').textContent()).toBe('100.00 EUR');
+    const outcomes = new Set<string>();
+    for (let spins = 1; spins <= 60 && outcomes.size < 2; spins++) {
+      await page.getByTestId('spin').click();
+      await page.locator('[data-testid=history] tr').nth(spins - 1).waitFor();
+      await page.getByTestId('spin').and(page.locator(':enabled')).waitFor();
+      outcomes.add((await page.locator('[data-testid=history] tr').first().getAttribute('class'))!);
+    }
+    expect([...outcomes].sort()).toEqual(['lost', 'won']);
+    expect(await page.getByTestId('problem').isHidden()).toBe(true);
+    await page.screenshot({ path: join(screenshots, 'demo-game-desktop.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(screenshots, 'demo-game-phone.png'), fullPage: true });
+
+    const played = await page.locator('[data-testid=history] tr').evaluateAll((rows) =>
+      rows.map((row) => ({ round_id: (row as HTMLElement).dataset.roundId!, bet: row.children[2]!.textContent!, win: row.children[3]!.textContent! }))
+    );
+    const { data: rounds } = await api(testKey, `/rounds?session_id=${session.id}&limit=100`);
+    const shown = (amount: string) => Number(amount).toFixed(2);
+    expect(rounds.map((r: Record<string, string>) => ({ round_id: r.round_id, bet: shown(r.total_bet), win: shown(r.total_win), status: r.status })))
+      .toEqual(played.map((p) => ({ ...p, status: 'closed' })));
+
+    // The test player's balance: what the game shows, and the opening balance less bets plus wins.
+    const balance = await fetch(`${served.url}/v3/provider/balance?session_token=${new URL(session.launch_url).searchParams.get('token')}`, {
+      headers: { authorization: `Bearer ${SANDBOX_PROVIDER_KEY}` },
+    }).then((r) => r.json());
+    const net = rounds.reduce((sum: number, r: Record<string, string>) => sum + Math.round((Number(r.total_win) - Number(r.total_bet)) * 10_000), 0);
+    expect(Math.round(Number(balance.balance) * 10_000)).toBe(1_000_000 + net);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(await page.getByTestId('balance').textContent()).toBe(`${Number(balance.balance).toFixed(2)} EUR`);
+
+    // Live keys see none of it.
+    expect((await api(operator.key, `/rounds?session_id=${session.id}`)).data).toEqual([]);
+
+    // Every round reached the webhook receiver, signed.
+    for (let tries = 0; received.length < played.length && tries < 50; tries++) {
+      await runDeliveries(owner, { allowPrivateUrls: true });
+    }
+    const events = await Promise.all(received.map((r) => verifyWebhook(r.body, r.headers, endpoint.secret)));
+    expect(events.every((e) => e.type === 'round.closed' && e.livemode === false)).toBe(true);
+    expect(events.map((e) => (e.data as unknown as { round_id: string }).round_id).sort()).toEqual(played.map((p) => p.round_id).sort());
+  }, 90_000);
+
+  it('honours the jurisdiction: its maximum stake, session time and net position, and reality checks', async () => {
+    const operator = await newOperator(owner, 'demo-game-gb');
+    await owner`insert into public.client_jurisdiction (client_id, jurisdiction_code) values (${operator.account.id}, 'GB')`;
+    const testKey = (await issueKey(owner, operator.account, 'Sandbox', false)).key;
+    await api(testKey, '/sandbox/players', { player_id: 'player-gb', currency: 'GBP', balance: '50' });
+    const session = await api(testKey, '/sessions', {
+      player_id: 'player-gb', game_id: 'cgs-sandbox:fruit-stand', currency: 'GBP',
+      jurisdiction: 'GB', country: 'GB', kyc_status: 'verified', reality_check_minutes: 1,
+    });
+    const page = await openGame(session.launch_url, true);
+    expect(await page.locator('h1').textContent()).toBe('Fruit Stand');
+    // GB: at most 5 GBP a spin; session time and net position on screen.
+    const options = await page.locator('[data-testid=bet-size] option').evaluateAll((all) =>
+      all.map((o) => ({ value: (o as HTMLOptionElement).value, disabled: (o as HTMLOptionElement).disabled }))
+    );
+    expect(options.filter((o) => !o.disabled).map((o) => o.value)).toEqual(['0.10', '0.20', '0.50', '1.00', '2.00', '5.00']);
+    expect(options.filter((o) => o.disabled).map((o) => o.value)).toEqual(['10.00', '25.00']);
+    expect(await page.getByTestId('net').isVisible()).toBe(true);
+    expect(await page.getByTestId('elapsed').isVisible()).toBe(true);
+    expect(await page.getByTestId('session-info').textContent()).toContain('Jurisdiction: GB');
+
+    await page.clock.fastForward('01:01');
+    await page.getByTestId('reality-check').waitFor();
+    expect(await page.getByTestId('reality-check').textContent()).toContain('You have been playing for 1 minute');
+    expect(await page.getByTestId('spin').isDisabled()).toBe(true);
+    await page.screenshot({ path: join(screenshots, 'demo-game-reality-check.png') });
+    await page.getByTestId('reality-continue').click();
+    expect(await page.getByTestId('spin').isEnabled()).toBe(true);
+  }, 60_000);
+});
