@@ -1,0 +1,3 @@
+module github.com/casino-gaming/cgs-go/v2
+
+go 1.19
