@@ -410,7 +410,7 @@ func TestEnumsAreConstants(t *testing.T) {
 			cgs.TransactionAdjustment, cgs.TransactionBet, cgs.TransactionWin, cgs.TransactionFee)},
 		{append(s, "Round", "properties", "status"), sortedStrings(cgs.RoundOpen, cgs.RoundClosed, cgs.RoundCancelled)},
 		{append(s, "WalletSettings", "properties", "mode"), sortedStrings(cgs.WalletTransfer, cgs.WalletSeamless)},
-		{append(s, "SandboxPlayer", "properties", "behaviour"), sortedStrings(cgs.BehaviourNormal, cgs.BehaviourInsufficientFunds)},
+		{append(s, "SandboxPlayer", "properties", "behaviour"), sortedStrings(cgs.BehaviourNormal, cgs.BehaviourInsufficientFunds, cgs.BehaviourFailingWallet, cgs.BehaviourSlowWallet)},
 		{[]string{"webhooks", "walletCall", "post", "requestBody", "content", "application/json", "schema", "properties", "action"},
 			sortedStrings(seamless.ActionBalance, seamless.ActionDebit, seamless.ActionCredit, seamless.ActionRollback)},
 	}

@@ -506,6 +506,8 @@ type SandboxBehaviour string
 const (
 	BehaviourNormal            SandboxBehaviour = "normal"
 	BehaviourInsufficientFunds SandboxBehaviour = "insufficient_funds"
+	BehaviourFailingWallet     SandboxBehaviour = "failing_wallet"
+	BehaviourSlowWallet        SandboxBehaviour = "slow_wallet"
 )
 
 // SandboxPlayerParams is the body of POST /v3/sandbox/players (SandboxPlayerRequest).

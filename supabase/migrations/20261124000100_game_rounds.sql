@@ -391,6 +391,11 @@ begin
       return query select 'test_player_unknown', null::json, null::text;
       return;
     end if;
+    refusal := case when not s.livemode then private.sandbox_refusal(s) end;
+    if refusal is not null then
+      return query select refusal, null::json, null::text;
+      return;
+    end if;
     if coalesce(available, 0) < amount then
       return query select 'insufficient_funds',
                           json_build_object('balance', coalesce(available, 0)::numeric(20, 4)::text, 'currency', s.currency_code),

@@ -1,7 +1,9 @@
 -- The sandbox, first part: test players with test balances, so a test key's sessions play for real
 -- without moving live money. POST /v3/sandbox/players (test keys only) makes a player of the
--- client's with a balance in a currency and a behaviour (`normal`, or `insufficient_funds`: every
--- bet refused, to rehearse that path). In transfer mode a test session's bets, wins and rollbacks
+-- client's with a balance in a currency and a behaviour, to rehearse each path of a transfer-mode
+-- bet: `normal`; `insufficient_funds` (every bet refused); `failing_wallet` (every bet answered as
+-- a seamless wallet's failure: `wallet_failed`, nothing taken); `slow_wallet` (the same, after the
+-- wallet timeout, as when a wallet does not answer in time). In transfer mode a test session's bets, wins and rollbacks
 -- move that balance instead of the float (the round engine asks private.lock_balance and
 -- private.move_money), and nothing reaches the live ledger; in seamless mode they go to the
 -- operator's test wallet URL, as live ones go to its live one.
@@ -19,7 +21,7 @@ create table public.sandbox_player (
   primary key (client_id, player_id, currency_code),
   constraint sandbox_player_player_id_length check (char_length(player_id) between 1 and 128),
   constraint sandbox_player_balance_nonnegative check (balance >= 0),
-  constraint sandbox_player_behaviour_check check (behaviour in ('normal', 'insufficient_funds'))
+  constraint sandbox_player_behaviour_check check (behaviour in ('normal', 'insufficient_funds', 'failing_wallet', 'slow_wallet'))
 );
 comment on table public.sandbox_player is
   'Test players: a balance per currency that test sessions play with, and how they behave.';
@@ -64,6 +66,19 @@ begin
 end;
 $$;
 revoke execute on function private.lock_balance from public, anon, authenticated, service_role;
+
+-- How a test session's bet fails by its player's behaviour, before anything is written: null (it
+-- does not), `wallet_failed`, or `wallet_timeout` (the endpoint answers wallet_failed after the
+-- wallet timeout). Live sessions and seamless mode never ask.
+create function private.sandbox_refusal(s public.game_session) returns text
+language sql stable
+set search_path = ''
+as $$
+  select case p.behaviour when 'failing_wallet' then 'wallet_failed' when 'slow_wallet' then 'wallet_timeout' end
+  from public.sandbox_player p
+  where p.client_id = s.client_id and p.player_id = s.player_id and p.currency_code = s.currency_code;
+$$;
+revoke execute on function private.sandbox_refusal from public, anon, authenticated, service_role;
 
 -- Moves money for a session's round: through the ledger (live: public.record_transaction, the one
 -- ledger path) or on its test player's balance (test: no ledger row; the answer's id is null).

@@ -8,7 +8,9 @@ import { connect } from '../helpers/db.ts';
 import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
 
 const sql = connect();
-const { handle } = await sessionsHandler();
+// A short wallet timeout: the slow_wallet behaviour waits it out.
+const WALLET_TIMEOUT_MS = 300;
+const { handle } = await sessionsHandler({ config: { walletTimeoutMs: WALLET_TIMEOUT_MS } });
 let operator: Operator;
 let testKey: string;
 let providerKey: string;
@@ -80,4 +82,24 @@ describe('test players', () => {
     expect(await provider('bets', { session_token: token, transaction_id: randomUUID(), round_id: randomUUID(), amount: '1' }))
       .toMatchObject({ status: 422, body: { code: 'insufficient_funds', balance: '0.0000' } });
   });
+
+  it.each([['failing_wallet', 0], ['slow_wallet', WALLET_TIMEOUT_MS]])(
+    'with behaviour %s have every bet answered 502 wallet_failed (after %i ms): nothing taken, no round opened',
+    async (behaviour, waited) => {
+      const id = `p-${randomUUID()}`;
+      await player({ player_id: id, currency: 'EUR', balance: '40', behaviour });
+      const token = await testSession(id);
+      const started = Date.now();
+      expect(await provider('bets', { session_token: token, transaction_id: randomUUID(), round_id: randomUUID(), amount: '1' }))
+        .toMatchObject({ status: 502, body: { code: 'wallet_failed', retryable: false } });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(waited);
+      expect((await sql`select balance::text from public.sandbox_player where player_id = ${id}`)[0].balance).toBe('40.0000');
+      expect(await provider('wins', { session_token: token, transaction_id: randomUUID(), round_id: randomUUID(), amount: '0' }))
+        .toMatchObject({ status: 422, body: { code: 'unknown_round' } });
+      // Back to normal, the same session bets.
+      await player({ player_id: id, currency: 'EUR', balance: '40', behaviour: 'normal' });
+      expect(await provider('bets', { session_token: token, transaction_id: randomUUID(), round_id: randomUUID(), amount: '1' }))
+        .toMatchObject({ status: 200, body: { balance: '39.0000' } });
+    },
+  );
 });

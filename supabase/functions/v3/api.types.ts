@@ -1347,18 +1347,18 @@ export interface components {
             currency: string;
             balance: components["schemas"]["Amount"];
             /**
-             * @description `insufficient_funds`: every bet is refused, to rehearse that path.
+             * @description `insufficient_funds`: every bet is refused. `failing_wallet`: every bet is answered `502 wallet_failed` at once, as when a seamless wallet fails; `slow_wallet`: the same after the wallet timeout, as when it does not answer in time. Nothing is taken; wins and rollbacks settle. Transfer mode only: in seamless mode your test wallet decides.
              * @default normal
              * @enum {string}
              */
-            behaviour: "normal" | "insufficient_funds";
+            behaviour: "normal" | "insufficient_funds" | "failing_wallet" | "slow_wallet";
         };
         SandboxPlayer: {
             player_id: string;
             currency: string;
             balance: components["schemas"]["Amount"];
             /** @enum {string} */
-            behaviour: "normal" | "insufficient_funds";
+            behaviour: "normal" | "insufficient_funds" | "failing_wallet" | "slow_wallet";
             /** @constant */
             livemode: false;
             created_at: components["schemas"]["DateTime"];

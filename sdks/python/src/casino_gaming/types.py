@@ -353,7 +353,7 @@ class SandboxPlayer(Model):
     player_id: str
     currency: str
     balance: Decimal
-    behaviour: Literal["normal", "insufficient_funds"]
+    behaviour: Literal["normal", "insufficient_funds", "failing_wallet", "slow_wallet"]
     livemode: bool
     created_at: _dt.datetime
 

@@ -135,6 +135,11 @@ async function apply<B extends { session_token: string }>(
   const fingerprint = sha256Hex(JSON.stringify([kind, token.sessionId, ...meaning(body)]));
   let [result] = await call(keyHash, token.sessionId, body, fingerprint);
   if (result.outcome === 'wallet_call') result = await makeWalletCall(ctx.sql, JSON.parse(result.body!), walletSettings(ctx));
+  if (result.outcome === 'wallet_timeout') {
+    // A test player whose wallet is slow: answered as a wallet that never answered, as late.
+    await new Promise((resolve) => setTimeout(resolve, ctx.config.walletTimeoutMs));
+    throw refused('wallet_failed', null);
+  }
   if (result.outcome !== 'ok' && result.outcome !== 'replayed') throw refused(result.outcome, result.body);
   return new Response(result.body, {
     status: 200,
