@@ -81,6 +81,7 @@ var schemaTypes = map[string]schemaType{
 	"PlayerRestrictions":      {typeOf[cgs.PlayerRestrictions](), read},
 	"SandboxPlayerRequest":    {typeOf[cgs.SandboxPlayerParams](), sent},
 	"SandboxPlayer":           {typeOf[cgs.SandboxPlayer](), read},
+	"SandboxPlayerBalances":   {typeOf[cgs.SandboxPlayerBalances](), read},
 	"WalletCheckRequest":      {typeOf[cgs.WalletCheckParams](), sent},
 	"WalletCheckReport":       {typeOf[cgs.WalletCheckReport](), read},
 }
@@ -556,6 +557,10 @@ var calls = map[string]func(ctx context.Context, c *cgs.Client) error{
 	"createSandboxPlayer": func(ctx context.Context, c *cgs.Client) error {
 		_, err := c.Sandbox.CreatePlayer(ctx, &cgs.SandboxPlayerParams{PlayerID: "player-1", Currency: "EUR", Balance: "1000",
 			Behaviour: cgs.BehaviourInsufficientFunds})
+		return err
+	},
+	"getSandboxPlayer": func(ctx context.Context, c *cgs.Client) error {
+		_, err := c.Sandbox.GetPlayer(ctx, "player 1/é")
 		return err
 	},
 	"checkSandboxWallet": func(ctx context.Context, c *cgs.Client) error {

@@ -432,6 +432,15 @@ func (s *SandboxService) CreatePlayer(ctx context.Context, params *SandboxPlayer
 	return player, nil
 }
 
+// GetPlayer reads a test player's balance and behaviour in each currency it has one in.
+func (s *SandboxService) GetPlayer(ctx context.Context, playerID string) (*SandboxPlayerBalances, error) {
+	players := &SandboxPlayerBalances{}
+	if err := get(s.b, ctx, "/v3/sandbox/players/"+segment(playerID), nil, players); err != nil {
+		return nil, err
+	}
+	return players, nil
+}
+
 // CheckWallet plays the self-check scenarios against your seamless test wallet.
 func (s *SandboxService) CheckWallet(ctx context.Context, params *WalletCheckParams) (*WalletCheckReport, error) {
 	report := &WalletCheckReport{}

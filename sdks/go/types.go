@@ -529,6 +529,11 @@ type SandboxPlayer struct {
 	CreatedAt time.Time        `json:"created_at"`
 }
 
+// SandboxPlayerBalances is a test player as GET /v3/sandbox/players/{player_id} answers: a row per currency.
+type SandboxPlayerBalances struct {
+	Data []SandboxPlayer `json:"data"`
+}
+
 // WalletCheckParams is the body of POST /v3/sandbox/wallet-checks (WalletCheckRequest).
 type WalletCheckParams struct {
 	PlayerID string `json:"player_id"`

@@ -114,6 +114,16 @@ as $$
 $$;
 revoke execute on function private.balance_of from public, anon, authenticated, service_role;
 
+-- A test player's balance in one currency, as the API shows it.
+create function private.sandbox_player_json(p public.sandbox_player) returns json
+language sql immutable
+set search_path = ''
+as $$
+  select json_build_object('player_id', p.player_id, 'currency', p.currency_code, 'balance', p.balance::text,
+    'behaviour', p.behaviour, 'livemode', false, 'created_at', p.created_at);
+$$;
+revoke execute on function private.sandbox_player_json from public, anon, authenticated, service_role;
+
 -- POST /v3/sandbox/players: a test key makes (or resets) a test player's balance and behaviour.
 -- Outcomes: created, unauthorized, live_key (a live key may not), unknown_currency.
 create function private.put_sandbox_player(key_hash text, player_id text, currency text, balance numeric, behaviour text)
@@ -143,11 +153,30 @@ begin
   values (caller.client_id, player_id, currency, balance, behaviour)
   on conflict on constraint sandbox_player_pkey do update set balance = excluded.balance, behaviour = excluded.behaviour
   returning p.* into made;
-  return query select 'created', json_build_object('player_id', made.player_id, 'currency', made.currency_code,
-    'balance', made.balance::text, 'behaviour', made.behaviour, 'livemode', false, 'created_at', made.created_at)::text;
+  return query select 'created', private.sandbox_player_json(made)::text;
 end;
 $$;
 revoke execute on function private.put_sandbox_player from public, anon, authenticated, service_role;
+
+-- GET /v3/sandbox/players/{player_id}: the caller's test player, a balance per currency (in code
+-- order). Outcomes: found, unauthorized, live_key, not_found (no balance in any currency).
+create function private.read_sandbox_player(key_hash text, player_id text)
+returns table (outcome text, players text)
+language sql stable
+set search_path = ''
+as $$
+  select case when a.key_id is null then 'unauthorized' when a.livemode then 'live_key'
+              when found.players is null then 'not_found' else 'found' end,
+         found.players::text
+  from (select 1) one
+  left join private.authenticate_api_key(read_sandbox_player.key_hash) a on true
+  left join lateral (
+    select json_agg(private.sandbox_player_json(p) order by p.currency_code) as players
+    from public.sandbox_player p
+    where not a.livemode and p.client_id = a.client_id and p.player_id = read_sandbox_player.player_id
+  ) found on true;
+$$;
+revoke execute on function private.read_sandbox_player from public, anon, authenticated, service_role;
 
 -- ============================================================================================
 -- Policies

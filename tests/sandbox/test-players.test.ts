@@ -75,6 +75,25 @@ describe('test players', () => {
     expect(round_).toEqual({ livemode: false, status: 'closed' });
   });
 
+  it('are read back by GET /v3/sandbox/players/{player_id}: a row per currency, the caller\'s own, test keys only', async () => {
+    const id = `p ${randomUUID()}/é`;
+    await player({ player_id: id, currency: 'USD', balance: '5', behaviour: 'slow_wallet' });
+    await player({ player_id: id, currency: 'EUR', balance: '12.5' });
+    const path = `/sandbox/players/${encodeURIComponent(id)}`;
+    expect(await call('getSandboxPlayer', path, null, testKey)).toMatchObject({
+      status: 200,
+      body: { data: [
+        { player_id: id, currency: 'EUR', balance: '12.5000', behaviour: 'normal', livemode: false },
+        { player_id: id, currency: 'USD', balance: '5.0000', behaviour: 'slow_wallet', livemode: false },
+      ] },
+    });
+    expect(await call('getSandboxPlayer', path, null, operator.key)).toMatchObject({ status: 403, body: { code: 'live_key' } });
+    const other = await newOperator(sql, 'sandbox-other');
+    const othersTestKey = (await issueKey(sql, other.account, 'Sandbox', false)).key;
+    expect(await call('getSandboxPlayer', path, null, othersTestKey)).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect(await call('getSandboxPlayer', '/sandbox/players/%20%20', null, testKey)).toMatchObject({ status: 400, body: { code: 'invalid_parameters' } });
+  });
+
   it('with behaviour insufficient_funds have every bet refused', async () => {
     const id = `p-${randomUUID()}`;
     await player({ player_id: id, currency: 'EUR', balance: '1000', behaviour: 'insufficient_funds' });

@@ -28,6 +28,7 @@ export type {
   PlayerRestrictions,
   PlayerRestrictionsInput,
   SandboxPlayer,
+  SandboxPlayerBalances,
   SandboxPlayerInput,
   WalletCheckReport,
   FieldError,

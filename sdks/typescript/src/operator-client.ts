@@ -10,6 +10,7 @@ import type {
   PlayerRestrictions,
   PlayerRestrictionsInput,
   SandboxPlayer,
+  SandboxPlayerBalances,
   SandboxPlayerInput,
   WalletCheckReport,
   Game,
@@ -123,6 +124,8 @@ export interface OperatorClient {
   sandbox: {
     /** Gives a player a test balance in a currency (made again, it is reset). */
     createPlayer(input: SandboxPlayerInput, options?: RequestOptions): Promise<SandboxPlayer>;
+    /** A test player's balance and behaviour in each currency it has one in. */
+    getPlayer(playerId: string, options?: RequestOptions): Promise<SandboxPlayerBalances>;
     /** Plays the self-check against your seamless test wallet. */
     checkWallet(input: { playerId: string; currency: string }, options?: RequestOptions): Promise<WalletCheckReport>;
   };
@@ -299,6 +302,8 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
     sandbox: {
       createPlayer: (input, { signal } = {}) =>
         call<SandboxPlayer>({ method: 'POST', path: '/v3/sandbox/players', body: snakeCased(input), signal }),
+      getPlayer: (playerId, { signal } = {}) =>
+        call<SandboxPlayerBalances>({ method: 'GET', path: `/v3/sandbox/players/${encodeURIComponent(playerId)}`, signal }),
       checkWallet: (input, { signal } = {}) =>
         call<WalletCheckReport>({ method: 'POST', path: '/v3/sandbox/wallet-checks', body: snakeCased(input), signal }),
     },

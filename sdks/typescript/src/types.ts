@@ -24,6 +24,7 @@ export type Currency = Schemas['Currency'];
 export type Jurisdiction = Schemas['Jurisdiction'];
 export type PlayerRestrictions = Schemas['PlayerRestrictions'];
 export type SandboxPlayer = Schemas['SandboxPlayer'];
+export type SandboxPlayerBalances = Schemas['SandboxPlayerBalances'];
 export type SandboxPlayerInput = CamelCased<WithDefaultsOptional<Schemas['SandboxPlayerRequest'], 'behaviour'>>;
 export type WalletCheckReport = Schemas['WalletCheckReport'];
 export type PlayerRestrictionsInput = CamelCased<Schemas['PlayerRestrictionsInput']>;

@@ -625,6 +625,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/sandbox/players/{player_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a test player
+         * @description Test keys only (`403 live_key` for a live one). The test player's balance and behaviour in each currency it has one in, in currency code order; `404` when it has none.
+         */
+        get: operations["getSandboxPlayer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v3/sandbox/wallet-checks": {
         parameters: {
             query?: never;
@@ -1362,6 +1382,10 @@ export interface components {
             /** @constant */
             livemode: false;
             created_at: components["schemas"]["DateTime"];
+        };
+        /** @description A test player: its balance and behaviour in each currency it has one in, in currency code order. */
+        SandboxPlayerBalances: {
+            data: components["schemas"]["SandboxPlayer"][];
         };
         WalletCheckRequest: {
             /**
@@ -3351,6 +3375,44 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSandboxPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the player, as in sessions.
+                 * @example player-1
+                 */
+                player_id: components["parameters"]["PlayerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test player, a row per currency. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxPlayerBalances"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["LiveKey"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

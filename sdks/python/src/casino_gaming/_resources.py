@@ -557,12 +557,21 @@ class Sandbox(_Resource):
         player_id: str,
         currency: str,
         balance: Amount,
-        behaviour: Union[Literal["normal", "insufficient_funds"], NotGiven] = NOT_GIVEN,
+        behaviour: Union[
+            Literal["normal", "insufficient_funds", "failing_wallet", "slow_wallet"], NotGiven
+        ] = NOT_GIVEN,
     ) -> SandboxPlayer:
         """Gives a test player a balance in a currency; made again, it is reset (so it is retried
         like a read)."""
         body = _body(player_id=player_id, currency=currency, balance=decimal_string(balance), behaviour=behaviour)
         return self._send("POST", "/v3/sandbox/players", SandboxPlayer, body, repeatable=True)
+
+    @operation("getSandboxPlayer")
+    def get_player(self, player_id: str) -> List[SandboxPlayer]:
+        """A test player's balance and behaviour in each currency it has one in (``NotFoundError``
+        when it has none)."""
+        body = self._client.request("GET", f"/v3/sandbox/players/{_segment(player_id)}", repeatable=True)
+        return [SandboxPlayer.from_dict(item) for item in body.get("data") or []]
 
     @operation("checkSandboxWallet")
     def check_wallet(self, *, player_id: str, currency: str) -> WalletCheckReport:

@@ -24,7 +24,8 @@ export function playerRoutes(ctx: ApiContext): Hono {
   });
 }
 
-function playerIdOf(segment: string): string {
+/** The {player_id} of a path: 1 to 128 characters, not only spaces, or 400 before the database sees it. */
+export function playerIdOf(segment: string): string {
   let id: string;
   try {
     id = decodeURIComponent(segment);

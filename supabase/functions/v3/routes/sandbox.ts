@@ -1,5 +1,6 @@
 // The sandbox (test keys only): POST /v3/sandbox/players gives a test player a test balance, which
-// the round engine then moves for that player's test sessions instead of the float; POST
+// the round engine then moves for that player's test sessions instead of the float, and GET
+// /v3/sandbox/players/{player_id} reads its balances; POST
 // /v3/sandbox/wallet-checks plays the self-check against the operator's test seamless wallet. A
 // caller without a working key gets 401 before any 400.
 import { Hono } from 'hono';
@@ -10,6 +11,7 @@ import { readJsonBody } from '../../_shared/request-body.ts';
 import { checkWallet, type WalletCheckTarget } from '../../_shared/wallet-check.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract } from '../contract.ts';
+import { playerIdOf } from './players.ts';
 import { resource } from './resource.ts';
 import { checkCallableUrl } from './webhooks.ts';
 
@@ -20,6 +22,7 @@ const walletCheckBody = bodyContract('/v3/sandbox/wallet-checks');
 export function sandboxRoutes(ctx: ApiContext): Hono {
   const app = new Hono({ strict: false });
   resource(app, '/sandbox/players', { post: (c) => createTestPlayer(ctx, c.req.raw) });
+  resource(app, '/sandbox/players/:player_id', { get: (c) => readTestPlayer(ctx, c.req.raw, c.req.param('player_id')!) });
   return resource(app, '/sandbox/wallet-checks', { post: (c) => checkTestWallet(ctx, c.req.raw) });
 }
 
@@ -33,12 +36,31 @@ export async function checkTestWallet(ctx: ApiContext, request: Request): Promis
   const [row] = await ctx.sql<{ authorized: boolean; livemode: boolean; target: { url: string; secrets: string[] } | null }[]>`
     select * from private.wallet_check_target(${keyHash})`;
   if (!row.authorized) throw invalidApiKey();
-  if (row.livemode) throw new Problem('live_key', 'The sandbox takes test keys (cgs_test_) only.');
+  if (row.livemode) throw liveKey();
   if (!row.target) throw new Problem('not_seamless', 'Your test-mode wallet is not seamless: PUT /v3/wallet-settings with a test key and a url first.');
   await checkCallableUrl(ctx, row.target.url);
   const target: WalletCheckTarget = { url: row.target.url, secrets: row.target.secrets, timeoutMs: ctx.config.walletTimeoutMs };
   const scenarios = await checkWallet(target, body);
   return jsonResponse(200, { passed: scenarios.every((s) => s.passed), scenarios }, { 'cache-control': 'no-store' });
+}
+
+const liveKey = () => new Problem('live_key', 'The sandbox takes test keys (cgs_test_) only.');
+
+/** GET /v3/sandbox/players/{player_id}: the test player's balance in each currency it has one in. */
+export async function readTestPlayer(ctx: ApiContext, request: Request, segment: string): Promise<Response> {
+  const keyHash = apiKeyHash(request.headers);
+  const playerId = await authenticatedRejection(ctx.sql, keyHash, () => playerIdOf(segment));
+  const [row] = await ctx.sql<{ outcome: string; players: string | null }[]>`
+    select * from private.read_sandbox_player(${keyHash}, ${playerId})`;
+  switch (row.outcome) {
+    case 'unauthorized':
+      throw invalidApiKey();
+    case 'live_key':
+      throw liveKey();
+    case 'not_found':
+      throw new Problem('not_found', 'No test player with this id: POST /v3/sandbox/players makes one.');
+  }
+  return jsonTextResponse(200, `{"data":${row.players}}`, { 'cache-control': 'no-store' });
 }
 
 /** POST /v3/sandbox/players: creates or resets a test player's balance in a currency. */
@@ -52,7 +74,7 @@ export async function createTestPlayer(ctx: ApiContext, request: Request): Promi
     case 'unauthorized':
       throw invalidApiKey();
     case 'live_key':
-      throw new Problem('live_key', 'The sandbox takes test keys (cgs_test_) only.');
+      throw liveKey();
     case 'unknown_currency':
       throw new Problem('validation_failed', 'The request body has invalid fields; see `errors`.', {
         errors: [{ pointer: pointerTo('currency'), code: 'unknown_currency', detail: 'The service does not offer this currency.' }],
