@@ -146,6 +146,32 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     expect(events.map((e) => (e.data as unknown as { round_id: string }).round_id).sort()).toEqual(played.map((p) => p.round_id).sort());
   }, 90_000);
 
+  it('shows a refused bet as refused, and rolls back a bet whose fate it cannot know', async () => {
+    const operator = await newOperator(owner, 'demo-game-refusals');
+    const testKey = (await issueKey(owner, operator.account, 'Sandbox', false)).key;
+    const launch = async (player: string, balance: string, behaviour: string) => {
+      await api(testKey, '/sandbox/players', { player_id: player, currency: 'EUR', balance, behaviour });
+      return (await api(testKey, '/sessions', { player_id: player, game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' })).launch_url;
+    };
+    // Too little money: the platform's refusal, read across origins, and nothing played.
+    const poor = await openGame(await launch('player-poor', '0.50', 'normal'));
+    await poor.getByTestId('spin').click();
+    await poor.getByTestId('problem').filter({ hasText: 'insufficient_funds' }).waitFor();
+    expect(await poor.locator('[data-testid=history] tr').count()).toBe(0);
+    expect(await poor.getByTestId('balance').textContent()).toBe('0.50 EUR');
+
+    // A wallet that fails: a 502 leaves the bet's fate unknown to a game, which rolls it back.
+    const failing = await openGame(await launch('player-failing', '20', 'failing_wallet'));
+    await failing.getByTestId('spin').click();
+    await failing.getByTestId('problem').filter({ hasText: 'wallet_failed' }).waitFor();
+    const row = failing.locator('[data-testid=history] tr').first();
+    expect(await row.getAttribute('class')).toBe('cancelled');
+    expect(await row.textContent()).toContain('rolled back');
+    expect(await failing.getByTestId('balance').textContent()).toBe('20.00 EUR');
+    await poor.close();
+    await failing.close();
+  }, 60_000);
+
   it('honours the jurisdiction: its maximum stake, session time and net position, and reality checks', async () => {
     const operator = await newOperator(owner, 'demo-game-gb');
     await owner`insert into public.client_jurisdiction (client_id, jurisdiction_code) values (${operator.account.id}, 'GB')`;

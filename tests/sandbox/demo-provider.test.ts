@@ -83,5 +83,17 @@ describe('the demo game', () => {
     }));
     expect(bet.headers.get('access-control-allow-origin')).toBe('*');
     expect(await bet.json()).toMatchObject({ balance: '17.5000', currency: 'EUR' });
+    // A refusal, too, is readable by the page (else it would look like no answer at all).
+    const refused = await handle(new Request('http://api.test/v3/provider/bets', {
+      method: 'POST', headers: { authorization: `Bearer ${DEMO_KEY}`, 'content-type': 'application/json', origin: 'https://demo.operator.example' },
+      body: JSON.stringify({ session_token: token, transaction_id: 'demo-bet-2', round_id: 'demo-round-2', amount: '500' }),
+    }));
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    const unauthorized = await handle(new Request(`http://api.test/v3/provider/balance?session_token=${token}`, {
+      headers: { authorization: 'Bearer cgs_prov_wrong', origin: 'https://demo.operator.example' },
+    }));
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('access-control-allow-origin')).toBe('*');
   });
 });
