@@ -1,6 +1,7 @@
 // npm start: the service on its embedded default (or DATABASE_URL), migrated, seeded when new,
 // the v3 Edge Function served under Deno at http://127.0.0.1:${PORT:-54321}/functions/v1/v3, and
-// the static pages (the demo game) at http://127.0.0.1:${SITE_PORT:-54323}.
+// the static pages (the demo game, the developer portal once built) at http://127.0.0.1:${SITE_PORT:-54323}.
+import { existsSync } from 'node:fs';
 import postgres from 'postgres';
 import { connectDatabase } from '../supabase/functions/_shared/database.ts';
 import { drainDeliveries } from '../supabase/functions/_shared/deliveries.ts';
@@ -33,7 +34,10 @@ const applied = await prepareDatabase(target.url, { seed: target.embedded });
 console.log(applied.length ? `migrations applied: ${applied.length}` : 'database is up to date');
 
 const port = Number(process.env.PORT ?? 54321);
-const site = await serveStatic({ '/demo/': `${paths.root}sandbox/demo-game` }, Number(process.env.SITE_PORT ?? 54323))
+// The developer portal (npm run portal:build) at the root; mounted even before it is built, so that
+// building it while this runs needs no restart.
+const portal = `${paths.root}portal/.vitepress/dist`;
+const site = await serveStatic({ '/demo/': `${paths.root}sandbox/demo-game`, '/': portal }, Number(process.env.SITE_PORT ?? 54323))
   .catch(async (error) => {
     await target.stop(); // e.g. the port is taken: leave no database running behind
     throw error;
@@ -55,6 +59,9 @@ const served = await serveFunction({
 });
 console.log(`sessions API: POST ${served.url}/v3/sessions`);
 console.log(`demo game: ${site.url}/demo/ (a test session of cgs-sandbox:lucky-sevens launches it)`);
+console.log(existsSync(`${portal}/index.html`)
+  ? `developer portal: ${site.url}/`
+  : `developer portal: not built; npm run portal:build builds it (no restart needed), then it is at ${site.url}/`);
 if (await demoKeyIsActive(target.url)) {
   console.log(`demo API key (client@demo.test): ${DEMO_API_KEY}`);
   console.log(`demo test key (the same client, test mode; player-1 has a test balance): ${DEMO_TEST_KEY}`);
