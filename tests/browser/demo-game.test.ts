@@ -3,48 +3,20 @@
 // shows agrees with the rounds the operator reads, the test player's balance and the webhooks the
 // runner delivers. Under a jurisdiction it honours the token's rules and shows reality checks.
 // Screenshots at desktop and phone widths go to .tmp/screenshots/ to be looked at.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import type { Sql } from 'postgres';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { paths } from '../../scripts/lib/database.ts';
-import { serveFunction, type ServedFunction } from '../../scripts/lib/deno-function.ts';
-import { freePort } from '../../scripts/lib/embedded-postgres.ts';
-import { serveStatic, type StaticSite } from '../../scripts/lib/static-site.ts';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdks/typescript/src/index.ts';
-import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
 import { describeWithTool } from '../helpers/tools.ts';
-import { issueKey, isolatedDatabase, newOperator } from '../sessions/helpers.ts';
+import { issueKey, newOperator } from '../sessions/helpers.ts';
+import { type BrowserStack, browserStack, screenshots } from './stack.ts';
 
 const SANDBOX_PROVIDER_KEY = 'cgs_prov_SANDBOX-demo-game-public-key-test-only-0000';
-const screenshots = join(paths.root, '.tmp/screenshots');
-
-interface Received {
-  body: string;
-  headers: Record<string, string>;
-}
-
-let owner: Sql;
-let site: StaticSite;
-let served: ServedFunction;
-let browser: Browser;
-let denoDir: string;
-const received: Received[] = [];
-const receiver = createServer((req, res) => {
-  let body = '';
-  req.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => {
-    received.push({ body, headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])) });
-    res.writeHead(204).end();
-  });
-});
+let stack: BrowserStack;
 
 /** The API as an operator calls it; throws on anything but 2xx. */
 async function api(key: string, path: string, body?: unknown) {
-  const response = await fetch(`${served.url}/v3${path}`, {
+  const response = await fetch(`${stack.served.url}/v3${path}`, {
     method: body ? 'POST' : 'GET',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: body ? JSON.stringify(body) : undefined,
@@ -55,7 +27,7 @@ async function api(key: string, path: string, body?: unknown) {
 }
 
 async function openGame(launchUrl: string, fakeClock = false): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   if (fakeClock) await page.clock.install();
@@ -66,41 +38,17 @@ async function openGame(launchUrl: string, fakeClock = false): Promise<Page> {
 }
 
 await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-get install chromium', 'the demo game in a browser', (chromiumPath) => {
-  beforeAll(async () => {
-    const database = await isolatedDatabase('demo_game');
-    owner = database.owner;
-    denoDir = await mkdtemp(join(tmpdir(), 'cgs-deno-'));
-    const port = await freePort();
-    site = await serveStatic({ '/demo/': join(paths.root, 'sandbox/demo-game') });
-    const functionUrl = `http://127.0.0.1:${port}/functions/v1`;
-    [served, browser] = await Promise.all([
-      serveFunction({
-        databaseUrl: database.url, port,
-        env: { DENO_DIR: denoDir, ALLOW_PRIVATE_URLS: 'true', DEMO_GAME_URL: `${site.url}/demo/?api=${functionUrl}/v3` },
-      }),
-      chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] }),
-      new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve)),
-      mkdir(screenshots, { recursive: true }),
-    ]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
-    await site?.close();
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
-    await rm(denoDir, { recursive: true, force: true });
-  });
+  stack = browserStack('demo_game', chromiumPath);
 
   it('spins until a win and a loss; the rounds, the balance and the webhooks say the same', async () => {
-    const operator = await newOperator(owner, 'demo-game');
-    const testKey = (await issueKey(owner, operator.account, 'Sandbox', false)).key;
+    const operator = await newOperator(stack.owner, 'demo-game');
+    const testKey = (await issueKey(stack.owner, operator.account, 'Sandbox', false)).key;
     await api(testKey, '/sandbox/players', { player_id: 'player-demo', currency: 'EUR', balance: '100' });
     const endpoint = await api(testKey, '/webhook-endpoints', {
-      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, event_types: ['round.closed'],
+      url: stack.receiverUrl, event_types: ['round.closed'],
     });
     const session = await api(testKey, '/sessions', { player_id: 'player-demo', game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' });
-    expect(session.launch_url.startsWith(`${site.url}/demo/`)).toBe(true);
+    expect(session.launch_url.startsWith(`${stack.site.url}/demo/`)).toBe(true);
 
     const page = await openGame(session.launch_url);
     await expect.poll(() => page.getByTestId('balance').textContent()).toBe('100.00 EUR');
@@ -126,7 +74,7 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
       .toEqual(played.map((p) => ({ ...p, status: 'closed' })));
 
     // The test player's balance: what the game shows, and the opening balance less bets plus wins.
-    const balance = await fetch(`${served.url}/v3/provider/balance?session_token=${new URL(session.launch_url).searchParams.get('token')}`, {
+    const balance = await fetch(`${stack.served.url}/v3/provider/balance?session_token=${new URL(session.launch_url).searchParams.get('token')}`, {
       headers: { authorization: `Bearer ${SANDBOX_PROVIDER_KEY}` },
     }).then((r) => r.json());
     const net = rounds.reduce((sum: number, r: Record<string, string>) => sum + Math.round((Number(r.total_win) - Number(r.total_bet)) * 10_000), 0);
@@ -138,17 +86,15 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     expect((await api(operator.key, `/rounds?session_id=${session.id}`)).data).toEqual([]);
 
     // Every round reached the webhook receiver, signed.
-    for (let tries = 0; received.length < played.length && tries < 50; tries++) {
-      await runDeliveries(owner, { allowPrivateUrls: true });
-    }
-    const events = await Promise.all(received.map((r) => verifyWebhook(r.body, r.headers, endpoint.secret)));
+    await stack.deliver(played.length);
+    const events = await Promise.all(stack.received.map((r) => verifyWebhook(r.body, r.headers, endpoint.secret)));
     expect(events.every((e) => e.type === 'round.closed' && e.livemode === false)).toBe(true);
     expect(events.map((e) => (e.data as unknown as { round_id: string }).round_id).sort()).toEqual(played.map((p) => p.round_id).sort());
   }, 90_000);
 
   it('shows a refused bet as refused, and rolls back a bet whose fate it cannot know', async () => {
-    const operator = await newOperator(owner, 'demo-game-refusals');
-    const testKey = (await issueKey(owner, operator.account, 'Sandbox', false)).key;
+    const operator = await newOperator(stack.owner, 'demo-game-refusals');
+    const testKey = (await issueKey(stack.owner, operator.account, 'Sandbox', false)).key;
     const launch = async (player: string, balance: string, behaviour: string) => {
       await api(testKey, '/sandbox/players', { player_id: player, currency: 'EUR', balance, behaviour });
       return (await api(testKey, '/sessions', { player_id: player, game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' })).launch_url;
@@ -173,9 +119,9 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
   }, 60_000);
 
   it('honours the jurisdiction: its maximum stake, session time and net position, and reality checks', async () => {
-    const operator = await newOperator(owner, 'demo-game-gb');
-    await owner`insert into public.client_jurisdiction (client_id, jurisdiction_code) values (${operator.account.id}, 'GB')`;
-    const testKey = (await issueKey(owner, operator.account, 'Sandbox', false)).key;
+    const operator = await newOperator(stack.owner, 'demo-game-gb');
+    await stack.owner`insert into public.client_jurisdiction (client_id, jurisdiction_code) values (${operator.account.id}, 'GB')`;
+    const testKey = (await issueKey(stack.owner, operator.account, 'Sandbox', false)).key;
     await api(testKey, '/sandbox/players', { player_id: 'player-gb', currency: 'GBP', balance: '50' });
     const session = await api(testKey, '/sessions', {
       player_id: 'player-gb', game_id: 'cgs-sandbox:fruit-stand', currency: 'GBP',

@@ -7,54 +7,29 @@
 // Nothing is loaded from outside the site. Screenshots of the home page, the quickstart and the API
 // reference at desktop (1280) and phone (390) widths go to .tmp/screenshots/ to be looked at.
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import type { Sql } from 'postgres';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { paths } from '../../scripts/lib/database.ts';
-import { serveFunction, type ServedFunction } from '../../scripts/lib/deno-function.ts';
-import { freePort } from '../../scripts/lib/embedded-postgres.ts';
-import { serveStatic, type StaticSite } from '../../scripts/lib/static-site.ts';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdks/typescript/src/index.ts';
-import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { builtPortal } from '../portal/built-portal.ts';
 import { describeWithTool, which } from '../helpers/tools.ts';
-import { issueKey, isolatedDatabase } from '../sessions/helpers.ts';
+import { issueKey } from '../sessions/helpers.ts';
 import { signUp } from '../helpers/db.ts';
+import { type BrowserStack, browserStack, screenshots } from './stack.ts';
 
 const run = promisify(execFile);
-const screenshots = join(paths.root, '.tmp/screenshots');
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-interface Received {
-  body: string;
-  headers: Record<string, string>;
-}
-
-let owner: Sql;
-let site: StaticSite;
-let served: ServedFunction;
-let browser: Browser;
-let denoDir: string;
+let stack: BrowserStack;
 let portalDir: string;
-const received: Received[] = [];
-const receiver = createServer((req, res) => {
-  let body = '';
-  req.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => {
-    received.push({ body, headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])) });
-    res.writeHead(204).end();
-  });
-});
 
 /** A page that records every request leaving `allowed` origins (and refuses it), and every error. */
-async function openPage(viewport: { width: number; height: number }, allowed: string[] = [site.url]) {
-  const page = await browser.newPage({ viewport });
+async function openPage(viewport: { width: number; height: number }, allowed: string[] = [stack.site.url]) {
+  const page = await stack.browser.newPage({ viewport });
   const outside: string[] = [];
   const errors: string[] = [];
   await page.route('**/*', (route) => {
@@ -88,39 +63,18 @@ async function shell(block: string, env: Record<string, string>): Promise<string
 }
 
 await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-get install chromium', 'the developer portal in a browser', (chromiumPath) => {
-  beforeAll(async () => {
-    const [portal, database] = await Promise.all([builtPortal(), isolatedDatabase('portal')]);
+  // As npm start serves them: the demo game at /demo/, the portal at the root.
+  stack = browserStack('portal', chromiumPath, async () => {
+    const portal = await builtPortal();
     expect(portal.ok, portal.output).toBe(true);
-    owner = database.owner;
     portalDir = portal.dir;
-    denoDir = await mkdtemp(join(tmpdir(), 'cgs-deno-'));
-    const port = await freePort();
-    // As npm start serves them: the demo game at /demo/, the portal at the root.
-    site = await serveStatic({ '/demo/': join(paths.root, 'sandbox/demo-game'), '/': portal.dir });
-    const functionUrl = `http://127.0.0.1:${port}/functions/v1`;
-    [served, browser] = await Promise.all([
-      serveFunction({
-        databaseUrl: database.url, port,
-        env: { DENO_DIR: denoDir, ALLOW_PRIVATE_URLS: 'true', DEMO_GAME_URL: `${site.url}/demo/?api=${functionUrl}/v3` },
-      }),
-      chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] }),
-      new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve)),
-      mkdir(screenshots, { recursive: true }),
-    ]);
-  }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
-    await site?.close();
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
-    if (denoDir) await rm(denoDir, { recursive: true, force: true });
+    return { '/': portal.dir };
   });
 
   it('shows the home page and the quickstart, finished at desktop and phone widths, with nothing from outside', async () => {
     for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
       const { page, outside, errors } = await openPage(viewport);
-      await page.goto(`${site.url}/`);
+      await page.goto(`${stack.site.url}/`);
       await page.getByRole('link', { name: 'Quickstart' }).first().waitFor();
       expect(await page.locator('h1').first().textContent()).toContain('Casino Gaming Integration Service');
       expect(await overflow(page)).toBeLessThanOrEqual(0);
@@ -142,8 +96,8 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
       console.warn('SKIPPED following the quickstart: curl is not installed (apt-get install curl).');
       context.skip();
     }
-    const { page, outside, errors } = await openPage(DESKTOP, [site.url, served.url.replace(/\/functions\/v1$/, '')]);
-    await page.goto(`${site.url}/quickstart.html`);
+    const { page, outside, errors } = await openPage(DESKTOP, [stack.site.url, stack.served.url.replace(/\/functions\/v1$/, '')]);
+    await page.goto(`${stack.site.url}/quickstart.html`);
     const quickstart = (await page.locator('.vp-doc').textContent())!;
     const blocks = await codeBlocks(page);
 
@@ -151,8 +105,8 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     const setup = codeBlock(blocks, 'API=');
     expect(setup).toMatch(/^API=http:\/\/127\.0\.0\.1:54321\/functions\/v1\/v3$/m);
     expect(setup).toMatch(/^KEY=cgs_test_DEMO-key-for-local-use-only-0{15}\b/m);
-    const operator = await signUp(owner, 'portal-quickstart');
-    const env = { API: `${served.url}/v3`, KEY: (await issueKey(owner, operator, 'Sandbox', false)).key };
+    const operator = await signUp(stack.owner, 'portal-quickstart');
+    const env = { API: `${stack.served.url}/v3`, KEY: (await issueKey(stack.owner, operator, 'Sandbox', false)).key };
 
     // Step 3: the test player.
     const player = JSON.parse(await shell(codeBlock(blocks, '$API/sandbox/players'), env));
@@ -180,7 +134,7 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     // ...and the endpoint is registered as it says (pointing at this test's receiver, which keeps headers).
     const endpointBlock = codeBlock(blocks, '$API/webhook-endpoints');
     expect(endpointBlock).toContain('"url":"http://127.0.0.1:8787/"');
-    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+    const receiverUrl = stack.receiverUrl;
     const endpoint = JSON.parse(await shell(endpointBlock.replace('http://127.0.0.1:8787/', receiverUrl), env));
     expect(endpoint).toMatchObject({ url: receiverUrl, event_types: ['round.closed'], livemode: false });
     expect(endpoint.secret).toMatch(/^whsec_/);
@@ -188,7 +142,7 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     // Step 5: the session, of the demo game.
     const session = JSON.parse(await shell(codeBlock(blocks, '$API/sessions'), env));
     expect(session).toMatchObject({ player_id: 'player-1', game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR', status: 'created', livemode: false });
-    expect(session.launch_url.startsWith(`${site.url}/demo/`)).toBe(true);
+    expect(session.launch_url.startsWith(`${stack.site.url}/demo/`)).toBe(true);
 
     // Step 6: its launch URL opens the demo game with the balance the quickstart says; spin until a win and a loss.
     await page.goto(session.launch_url);
@@ -214,8 +168,8 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     expect(rounds.data.every((r: { status: string }) => r.status === 'closed')).toBe(true);
 
     // Every round reached the endpoint, signed with the secret its creation answered.
-    for (let tries = 0; received.length < spins && tries < 50; tries++) await runDeliveries(owner, { allowPrivateUrls: true });
-    const events = await Promise.all(received.map((r) => verifyWebhook(r.body, r.headers, endpoint.secret)));
+    await stack.deliver(spins);
+    const events = await Promise.all(stack.received.map((r) => verifyWebhook(r.body, r.headers, endpoint.secret)));
     expect(events.map((e) => e.type)).toEqual(Array(spins).fill('round.closed'));
     expect(events.map((e) => (e.data as unknown as { round_id: string }).round_id).sort())
       .toEqual(rounds.data.map((r: { round_id: string }) => r.round_id).sort());
@@ -231,7 +185,7 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
       .flatMap((item) => Object.values(item)).filter((o) => o.tags?.includes('sessions')).map((o) => o.summary);
     for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
       const { page, outside, errors } = await openPage(viewport);
-      await page.goto(`${site.url}/api-reference.html`);
+      await page.goto(`${stack.site.url}/api-reference.html`);
       await page.getByRole('heading', { name: document.info.title }).waitFor({ timeout: 30_000 });
       const sidebar = (await page.locator('body').textContent())!;
       for (const name of [...tags, ...sessionOperations]) expect(sidebar).toContain(name);
