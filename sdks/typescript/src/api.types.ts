@@ -803,7 +803,7 @@ export interface components {
              */
             parameter?: string;
             /** @enum {string} */
-            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted" | "country_required" | "jurisdiction_required" | "jurisdiction_not_held" | "game_not_certified" | "repeated" | "unknown_parameter" | "invalid_cursor";
+            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted" | "country_required" | "jurisdiction_required" | "jurisdiction_not_held" | "game_not_certified" | "repeated" | "unknown_parameter" | "invalid_cursor" | "url_not_https" | "url_not_public" | "url_unresolvable";
             detail: string;
         } & (unknown | unknown);
         /** @description RFC 9457 problem details. Internal errors are logged, never returned: `detail` never carries database text. */
@@ -814,7 +814,7 @@ export interface components {
             status: number;
             detail: string;
             code: components["schemas"]["ProblemCode"];
-            /** @description Whether sending the same request again may succeed: true for `idempotency_key_in_use` (409) and `service_unavailable` (503), false otherwise. */
+            /** @description Whether sending the same request again may succeed: true for `idempotency_key_in_use` (409), `service_unavailable` (503), and on the provider API `transaction_pending` (409), `wallet_pending` and `wallet_unavailable` (502); false otherwise. */
             retryable: boolean;
             /** @description Every failing field (400 `validation_failed` and `invalid_parameters`, 422 `reference_unavailable`). */
             errors?: components["schemas"]["FieldError"][];

@@ -144,7 +144,7 @@ class FieldError(Model):
 
     __schema__ = "#/components/schemas/FieldError"
 
-    code: Literal["required", "invalid_type", "invalid_format", "unknown_field", "unknown_provider", "provider_unavailable", "unknown_currency", "currency_unavailable", "unknown_game", "game_unavailable", "currency_not_supported", "country_restricted", "country_required", "jurisdiction_required", "jurisdiction_not_held", "game_not_certified", "repeated", "unknown_parameter", "invalid_cursor"]
+    code: Literal["required", "invalid_type", "invalid_format", "unknown_field", "unknown_provider", "provider_unavailable", "unknown_currency", "currency_unavailable", "unknown_game", "game_unavailable", "currency_not_supported", "country_restricted", "country_required", "jurisdiction_required", "jurisdiction_not_held", "game_not_certified", "repeated", "unknown_parameter", "invalid_cursor", "url_not_https", "url_not_public", "url_unresolvable"]
     detail: str
     pointer: Optional[str] = None
     parameter: Optional[str] = None
