@@ -74,7 +74,8 @@ export type FieldError = ({ pointer: string } | { parameter: string }) & {
 
 export const PROBLEM_TYPE_BASE = 'https://docs.cgs.example/problems/';
 
-export class Problem {
+export class Problem extends Error {
+  override readonly name = 'Problem';
   readonly status: number;
   readonly title: string;
 
@@ -83,6 +84,7 @@ export class Problem {
     readonly detail: string,
     readonly extras: { errors?: FieldError[]; headers?: Record<string, string>; members?: Record<string, unknown> } = {},
   ) {
+    super(detail);
     [this.status, this.title] = catalogue[code];
   }
 

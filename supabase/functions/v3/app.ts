@@ -34,8 +34,9 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
   for (const base of BASES) app.route(base, v3);
   app.notFound(() => new Problem('not_found', 'No such resource in API v3.').toResponse());
   app.onError((error) => errorResponse(ctx, error));
-  // Hono hands only Error instances to onError and rethrows anything else, a Problem included; such
-  // an answer to HEAD keeps its headers and drops its body, as Hono does for its own.
+  // A Problem is an Error, so Hono's onError answers it inside the route's middleware (a CORS header
+  // set there stays). Hono rethrows what is not an Error; such an answer to HEAD keeps its headers
+  // and drops its body, as Hono does for its own.
   return async (request) => {
     try {
       return await app.fetch(request);

@@ -26,18 +26,10 @@ const rollbackBody = bodyContract('/v3/provider/rollbacks');
 export function providerRoutes(ctx: ApiContext): Hono {
   const app = new Hono({ strict: false });
   // The demo game is a web page calling this API from another origin (the key and token are bearer
-  // values, never cookies, so allowing any origin exposes nothing a server-side caller lacks). A
-  // refusal is answered here, inside the CORS middleware, so the page can read it too: else it would
-  // look like no answer at all, which a game must treat as a bet of unknown fate.
-  app.use('/provider/*', cors({ origin: '*', allowMethods: ['GET', 'POST'], allowHeaders: ['authorization', 'content-type'], maxAge: 600 }),
-    async (c, next) => {
-      try {
-        await next();
-      } catch (error) {
-        if (!(error instanceof Problem)) throw error;
-        c.res = error.toResponse();
-      }
-    });
+  // values, never cookies, so allowing any origin exposes nothing a server-side caller lacks).
+  // Refusals carry the header too (app.ts answers them inside this middleware), else the page would
+  // see no answer at all, which a game must treat as a bet of unknown fate.
+  app.use('/provider/*', cors({ origin: '*', allowMethods: ['GET', 'POST'], allowHeaders: ['authorization', 'content-type'], maxAge: 600 }));
   resource(app, '/provider/balance', { get: (c) => balance(ctx, c.req.raw) });
   resource(app, '/provider/bets', { post: (c) => bet(ctx, c.req.raw) });
   resource(app, '/provider/wins', { post: (c) => win(ctx, c.req.raw) });
