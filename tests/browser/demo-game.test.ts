@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdks/typescript/src/index.ts';
 import { describeWithTool } from '../helpers/tools.ts';
 import { issueKey, newOperator } from '../sessions/helpers.ts';
-import { type BrowserStack, browserStack, screenshots } from './stack.ts';
+import { type BrowserStack, browserStack, screenshots, spinUntilWinAndLoss } from './stack.ts';
 
 const SANDBOX_PROVIDER_KEY = 'cgs_prov_SANDBOX-demo-game-public-key-test-only-0000';
 let stack: BrowserStack;
@@ -52,14 +52,7 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
 
     const page = await openGame(session.launch_url);
     await expect.poll(() => page.getByTestId('balance').textContent()).toBe('100.00 EUR');
-    const outcomes = new Set<string>();
-    for (let spins = 1; spins <= 60 && outcomes.size < 2; spins++) {
-      await page.getByTestId('spin').click();
-      await page.locator('[data-testid=history] tr').nth(spins - 1).waitFor();
-      await page.getByTestId('spin').and(page.locator(':enabled')).waitFor();
-      outcomes.add((await page.locator('[data-testid=history] tr').first().getAttribute('class'))!);
-    }
-    expect([...outcomes].sort()).toEqual(['lost', 'won']);
+    expect((await spinUntilWinAndLoss(page)).outcomes).toEqual(['lost', 'won']);
     expect(await page.getByTestId('problem').isHidden()).toBe(true);
     await page.screenshot({ path: join(screenshots, 'demo-game-desktop.png'), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });

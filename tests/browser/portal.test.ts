@@ -18,7 +18,7 @@ import { builtPortal } from '../portal/built-portal.ts';
 import { describeWithTool, which } from '../helpers/tools.ts';
 import { issueKey } from '../sessions/helpers.ts';
 import { signUp } from '../helpers/db.ts';
-import { type BrowserStack, browserStack, screenshots } from './stack.ts';
+import { type BrowserStack, browserStack, screenshots, spinUntilWinAndLoss } from './stack.ts';
 
 const run = promisify(execFile);
 const DESKTOP = { width: 1280, height: 900 };
@@ -150,16 +150,8 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     const balance = (await page.getByTestId('balance').textContent())!;
     expect(balance).toBe('1000.00 EUR');
     expect(quickstart).toContain(balance);
-    const outcomes = new Set<string>();
-    let spins = 0;
-    while (spins < 60 && outcomes.size < 2) {
-      spins++;
-      await page.getByTestId('spin').click();
-      await page.locator('[data-testid=history] tr').nth(spins - 1).waitFor();
-      await page.getByTestId('spin').and(page.locator(':enabled')).waitFor();
-      outcomes.add((await page.locator('[data-testid=history] tr').first().getAttribute('class'))!);
-    }
-    expect([...outcomes].sort()).toEqual(['lost', 'won']);
+    const { spins, outcomes } = await spinUntilWinAndLoss(page);
+    expect(outcomes).toEqual(['lost', 'won']);
     expect(await page.getByTestId('problem').isHidden()).toBe(true);
 
     // Step 7: the rounds block lists every spin, closed.

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll } from 'vitest';
 import { paths } from '../../scripts/lib/database.ts';
@@ -34,6 +34,23 @@ export interface BrowserStack {
   received: Received[];
   /** Runs the delivery runner until the receiver holds `count` deliveries (or gives up). */
   deliver: (count: number) => Promise<void>;
+}
+
+/**
+ * Spins the demo game on `page` until it has both won and lost (at most 60 spins), each spin's
+ * history row written and the button enabled again; returns how many spins it took and the outcomes.
+ */
+export async function spinUntilWinAndLoss(page: Page): Promise<{ spins: number; outcomes: string[] }> {
+  const outcomes = new Set<string>();
+  let spins = 0;
+  while (spins < 60 && outcomes.size < 2) {
+    spins++;
+    await page.getByTestId('spin').click();
+    await page.locator('[data-testid=history] tr').nth(spins - 1).waitFor();
+    await page.getByTestId('spin').and(page.locator(':enabled')).waitFor();
+    outcomes.add((await page.locator('[data-testid=history] tr').first().getAttribute('class'))!);
+  }
+  return { spins, outcomes: [...outcomes].sort() };
 }
 
 /** Starts it all before the file's tests (`before` first, e.g. a build) and stops it after. */
