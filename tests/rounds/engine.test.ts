@@ -91,6 +91,31 @@ describe('the round engine, transfer mode', () => {
     expect(await rollback(s, id('rb'), b)).toMatchObject({ outcome: 'bet_settled' });
   });
 
+  it('a win of 0 with round_closed closes the round: nothing more enters it', async () => {
+    const s = await session();
+    const round = id('round');
+    await bet(s, id('bet'), round, '1');
+    expect(await win(s, id('win'), round, '0', true)).toMatchObject({ outcome: 'ok' });
+    expect(await roundOf(round)).toMatchObject({ status: 'closed', total_bet: '1.0000', total_win: '0.0000', closed_at: expect.any(Date) });
+    expect(await bet(s, id('bet'), round, '1')).toMatchObject({ outcome: 'round_closed' });
+  });
+
+  it('refuses a rollback naming a win (invalid_rollback) and moves nothing: balance, ledger and round unchanged', async () => {
+    const s = await session();
+    const [b, w, round] = [id('bet'), id('win'), id('round')];
+    await bet(s, b, round, '5');
+    // Less than the bet, and the round left open: a rollback that took the win for a bet would go through.
+    await win(s, w, round, '2', false, b);
+    const [balance, count, before] = [await float(), await ledgerCount(), await roundOf(round)];
+    const rb = id('rb');
+    expect(await rollback(s, rb, w)).toEqual({ outcome: 'invalid_rollback', body: null, balance: null });
+    expect(await float()).toBe(balance);
+    expect(await ledgerCount()).toBe(count);
+    expect(await roundOf(round)).toEqual(before);
+    expect((await sql`select rolled_back from public.round_transaction where transaction_id = ${w}`)[0].rolled_back).toBe(false);
+    expect((await sql`select count(*)::int as n from public.round_transaction where transaction_id = ${rb}`)[0].n).toBe(0);
+  });
+
   it('refuses a bet the float cannot cover, with the balance, and writes nothing', async () => {
     const s = await session();
     const round = id('round');
@@ -192,6 +217,23 @@ describe('stuck rounds', () => {
     expect((await sql`select status from public.resolve_round(${roundId}, 'cancel')`)[0].status).toBe('cancelled');
     await expect(sql`select * from public.resolve_round(${roundId}, 'close')`).rejects.toMatchObject({ code: '55000' });
     expect(await bet(s, id('bet'), round, '1')).toMatchObject({ outcome: 'round_closed' });
+  });
+
+  it('staff cancelling a round gives its bets\' loss-limit room back', async () => {
+    const s = await session();
+    const player = id('player');
+    await sql`update public.game_session set player_id = ${player} where id = ${s}`;
+    await sql`insert into public.player_restriction (client_id, livemode, player_id, loss_limits)
+              values (${operator.account.id}, true, ${player}, '{"EUR": {"day": "10.0000"}}')`;
+    const dayLoss = async () => (await sql`select day_loss::text from private.player_loss where player_id = ${player}`)[0].day_loss;
+    const round = id('round');
+    expect(await bet(s, id('bet'), round, '6')).toMatchObject({ outcome: 'ok' });
+    expect(await bet(s, id('bet'), round, '4')).toMatchObject({ outcome: 'ok' });
+    expect(await bet(s, id('bet'), id('round'), '0.01')).toMatchObject({ outcome: 'loss_limit_reached' });
+    expect(await dayLoss()).toBe('10.0000');
+    await sql`select * from public.resolve_round(${(await roundOf(round)).id}, 'cancel')`;
+    expect(await dayLoss()).toBe('0.0000');
+    expect(await bet(s, id('bet'), id('round'), '10')).toMatchObject({ outcome: 'ok' });
   });
 
   it('staff close a round as played; a round that paid a win cannot be cancelled', async () => {

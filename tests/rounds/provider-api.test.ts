@@ -181,6 +181,18 @@ describe('the operator\'s rounds', () => {
 });
 
 describe('the provider API, found in review', () => {
+  it('replays a transfer-mode bet byte for byte after the float has moved under other bets', async () => {
+    const token = await launchToken();
+    const bet = { session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '1' };
+    const first = await post('bets', bet);
+    expect(first.status).toBe(200);
+    const other = await post('bets', { session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '2' });
+    expect(other.status).toBe(200);
+    expect(Number(other.body.balance)).toBe(Number(first.body.balance) - 2);
+    const again = await post('bets', bet);
+    expect(again).toMatchObject({ status: 200, text: first.text, replayed: 'true' });
+  });
+
   it('knows a retry however it is spelt, and never answers a win with a bet\'s answer', async () => {
     const token = await launchToken();
     const [tx, round] = [id('bet'), id('round')];
