@@ -81,6 +81,15 @@ describe('a player\'s restrictions through the API', () => {
     expect(await restrictions('PUT', other, { cool_off_until: later(1) })).toMatchObject({ status: 409 });
     expect((await restrictions('PUT', other, { cool_off_until: later(48) })).status).toBe(200);
   });
+
+  it('never lifts a running cool-off when a later update leaves it out', async () => {
+    const player = `p-${randomUUID()}`;
+    const cooling = await restrictions('PUT', player, { cool_off_until: later(24) });
+    expect(await restrictions('PUT', player, { stake_limits: { EUR: '5' } })).toMatchObject({ status: 409, body: { code: 'exclusion_active' } });
+    expect(await restrictions('PUT', player, {})).toMatchObject({ status: 409, body: { code: 'exclusion_active' } });
+    expect((await restrictions('GET', player)).body).toEqual(cooling.body);
+    expect(await bet(await recordedPlayerSession(player), '1')).toBe('player_restricted');
+  });
 });
 
 describe('restrictions enforced', () => {
@@ -139,6 +148,20 @@ describe('restrictions enforced', () => {
     await sql`update public.game_session set jurisdiction = 'ZZ-EUR' where id = ${session}`;
     expect(await bet(session, '5.01')).toBe('stake_limit_exceeded');
     expect(await bet(session, '5')).toBe('ok');
+  });
+
+  it.each([
+    ['the player\'s stake limit', '2', '2'],
+    ['the jurisdiction\'s maximum stake', '10', '5'],
+  ])('holds a bet to the lower of the stake limit and the jurisdiction\'s maximum when %s is lower', async (_, stake, limit) => {
+    const player = `p-${randomUUID()}`;
+    await restrictions('PUT', player, { stake_limits: { EUR: stake } });
+    const session = await recordedPlayerSession(player);
+    await sql`insert into public.jurisdiction (code, name, regulator, max_stake, max_stake_currency)
+              values ('ZZ-EUR', 'Test', 'Test', 5, 'EUR') on conflict (code) do nothing`;
+    await sql`update public.game_session set jurisdiction = 'ZZ-EUR' where id = ${session}`;
+    expect(await bet(session, (Number(limit) + 0.0001).toFixed(4))).toBe('stake_limit_exceeded');
+    expect(await bet(session, limit)).toBe('ok');
   });
 
   it('refuses a restricted player\'s bet in seamless mode too, before any call to the wallet', async () => {
