@@ -59,6 +59,7 @@ const (
 	CodeLossLimitReached      ErrorCode = "loss_limit_reached"
 	CodeLiveKey               ErrorCode = "live_key"
 	CodeNotSeamless           ErrorCode = "not_seamless"
+	CodeOperatorSuspended     ErrorCode = "operator_suspended"
 )
 
 // errorCodes lists the constants above, so that a test can hold them to the document.
@@ -73,7 +74,7 @@ var errorCodes = []ErrorCode{
 	CodeInvalidRollback, CodeRoundsOpen, CodeAmountTooLarge, CodeWalletRefused, CodeWalletPending,
 	CodeWalletFailed, CodeWalletUnavailable, CodeTransactionPending, CodeKYCRequired,
 	CodePlayerRestricted, CodeStakeLimitExceeded, CodeSessionTimeExceeded, CodeExclusionActive,
-	CodeLossLimitReached, CodeLiveKey, CodeNotSeamless,
+	CodeLossLimitReached, CodeLiveKey, CodeNotSeamless, CodeOperatorSuspended,
 }
 
 // FieldError is one failing field of an invalid request: a JSON Pointer into the request body

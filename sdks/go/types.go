@@ -195,19 +195,22 @@ const (
 
 // Round is a game round: the bets and wins of one play.
 type Round struct {
-	ID        string      `json:"id"`
-	RoundID   string      `json:"round_id"`
-	Provider  string      `json:"provider"`
-	GameID    string      `json:"game_id"`
-	SessionID string      `json:"session_id"`
-	PlayerID  string      `json:"player_id"`
-	Currency  string      `json:"currency"`
-	Status    RoundStatus `json:"status"`
-	TotalBet  Decimal     `json:"total_bet"`
-	TotalWin  Decimal     `json:"total_win"`
-	Livemode  bool        `json:"livemode"`
-	OpenedAt  time.Time   `json:"opened_at"`
-	ClosedAt  *time.Time  `json:"closed_at"`
+	ID        string `json:"id"`
+	RoundID   string `json:"round_id"`
+	Provider  string `json:"provider"`
+	GameID    string `json:"game_id"`
+	SessionID string `json:"session_id"`
+	PlayerID  string `json:"player_id"`
+	Currency  string `json:"currency"`
+	// WalletMode is the wallet the round's money moves in ("transfer" or "seamless"), fixed by its
+	// first bet.
+	WalletMode string      `json:"wallet_mode"`
+	Status     RoundStatus `json:"status"`
+	TotalBet   Decimal     `json:"total_bet"`
+	TotalWin   Decimal     `json:"total_win"`
+	Livemode   bool        `json:"livemode"`
+	OpenedAt   time.Time   `json:"opened_at"`
+	ClosedAt   *time.Time  `json:"closed_at"`
 }
 
 // RoundTransaction is a bet, win or rollback of a round.

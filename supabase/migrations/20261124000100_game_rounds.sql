@@ -63,6 +63,10 @@ create table public.game_round (
   player_id text not null,
   game text not null,
   currency_code text not null references public.currency (code),
+  -- The wallet the round's money moves in, fixed by its first bet: every later movement of the round
+  -- (bets, wins, rollbacks, staff cancels, compensations) settles there, whatever the client's mode
+  -- is by then, so a refund always returns to the wallet that was debited.
+  wallet_mode text not null default 'transfer',
   status text not null default 'open',
   total_bet numeric(20, 4) not null default 0,
   total_win numeric(20, 4) not null default 0,
@@ -73,6 +77,7 @@ create table public.game_round (
   constraint game_round_provider_round_key unique (provider_id, provider_round_id),
   constraint game_round_provider_round_id_length check (char_length(provider_round_id) between 1 and 128),
   constraint game_round_status_check check (status in ('open', 'closed', 'cancelled')),
+  constraint game_round_wallet_mode_check check (wallet_mode in ('transfer', 'seamless')),
   constraint game_round_closed_at_with_status check ((status = 'open') = (closed_at is null)),
   constraint game_round_totals_nonnegative check (total_bet >= 0 and total_win >= 0)
 );
@@ -252,8 +257,9 @@ revoke execute on function private.round_replay from public, anon, authenticated
 -- on its transaction_id (and on the one it names, for a rollback: both in one order, so two
 -- rollbacks naming each other cannot wait on each other), so a repeat waits for the first and then
 -- replays its answer, whatever has changed since. Then the wallet mode, under its shared lock (held
--- to the end, so the mode cannot change under a call that opens a round): `seamless` says the
--- money moves by a call to the operator's wallet rather than in the float.
+-- to the end, so the mode cannot change under a call that opens a round): `seamless` says a round
+-- this call opens moves its money by calls to the operator's wallet rather than in the float. A
+-- round that exists already keeps the wallet it started in (game_round.wallet_mode).
 -- `outcome` is null when the call may go on. Lock names carry a word with a space, which no id has.
 create function private.round_start(
   key_hash text, session_id uuid, transaction_id text, request_fingerprint text, also_lock text default null
@@ -339,6 +345,7 @@ declare
   ledger public.transaction;
   bet public.round_transaction;
   refusal text;
+  seamless boolean;
 begin
   select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint);
   if began.outcome is not null then
@@ -350,6 +357,13 @@ begin
              where t.provider_id = began.provider_id and t.kind = 'rollback'
                and t.related_transaction_id = round_bet.transaction_id) then
     return query select 'transaction_rolled_back', null::json, null::text;
+    return;
+  end if;
+  -- A suspended or closed client's sessions take no new bets; wins, rollbacks and staff settlements
+  -- of what was played still settle, so no player loses money. (A session outlives the key that
+  -- made it: revoking a leaked key does not cut players off mid-game.)
+  if not exists (select 1 from public.profile p where p.id = s.client_id and p.status = 'active') then
+    return query select 'operator_suspended', null::json, null::text;
     return;
   end if;
   -- A session takes bets from its launch (within the launch window) until it is closed.
@@ -382,10 +396,11 @@ begin
     return query select 'round_closed', null::json, null::text;
     return;
   end if;
+  seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);
 
   -- The float's row lock (a test player's, for a test session), taken here so the check and the
   -- debit see one balance.
-  if not began.seamless then
+  if not seamless then
     available := private.lock_balance(s);
     if available is null and not s.livemode then
       return query select 'test_player_unknown', null::json, null::text;
@@ -419,15 +434,16 @@ begin
 
   if round.id is null then
     insert into public.game_round as r
-      (provider_id, provider_round_id, client_id, livemode, session_id, player_id, game, currency_code)
-    values (began.provider_id, round_bet.round_id, s.client_id, s.livemode, s.id, s.player_id, s.game, s.currency_code)
+      (provider_id, provider_round_id, client_id, livemode, session_id, player_id, game, currency_code, wallet_mode)
+    values (began.provider_id, round_bet.round_id, s.client_id, s.livemode, s.id, s.player_id, s.game, s.currency_code,
+            case when seamless then 'seamless' else 'transfer' end)
     returning r.* into round;
   end if;
   if s.status = 'created' then
     update public.game_session gs set status = 'active' where gs.id = s.id;
   end if;
   -- Seamless: the bet waits for the operator's debit, which finish_wallet_call applies to the round.
-  if began.seamless then
+  if seamless then
     insert into public.round_transaction as t
       (provider_id, transaction_id, kind, client_id, round_id, amount, request_fingerprint)
     values (began.provider_id, transaction_id, 'bet', s.client_id, round.id, amount, request_fingerprint)
@@ -481,6 +497,7 @@ declare
   balance_after text;
   win public.round_transaction;
   available numeric;
+  seamless boolean;
 begin
   select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint);
   if began.outcome is not null then
@@ -504,6 +521,7 @@ begin
     return query select 'round_closed', null::json, null::text;
     return;
   end if;
+  seamless := round.wallet_mode = 'seamless';
   if bet_transaction_id is not null then
     select * into bet from public.round_transaction t
     where t.provider_id = began.provider_id and t.transaction_id = bet_transaction_id
@@ -519,12 +537,12 @@ begin
     end if;
   end if;
   -- A win settles what was bet: not while a bet of the round waits for the operator's debit.
-  if began.seamless and private.debit_pending(round.id) then
+  if seamless and private.debit_pending(round.id) then
     return query select 'transaction_pending', null::json, null::text;
     return;
   end if;
 
-  if amount > 0 and began.seamless then
+  if amount > 0 and seamless then
     if round.total_win + amount >= 1e16 then
       return query select 'amount_too_large', null::json, null::text;
       return;
@@ -545,7 +563,7 @@ begin
   update public.round_transaction t set settled = true
   where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back
     and (bet.id is null or t.id = bet.id);
-  if began.seamless then
+  if seamless then
     balance_after := null;
   elsif amount > 0 then
     ledger := private.move_money(s, s.currency_code, 'win', amount,
@@ -567,9 +585,9 @@ begin
      ledger_transaction_id, request_fingerprint, response_body)
   values (began.provider_id, transaction_id, 'win', s.client_id, round.id, amount, bet_transaction_id, bet.id,
           ledger.id, request_fingerprint,
-          case when not began.seamless then private.round_answer(transaction_id, round_win.round_id, balance_after, s.currency_code) end)
+          case when not seamless then private.round_answer(transaction_id, round_win.round_id, balance_after, s.currency_code) end)
   returning t.* into win;
-  if began.seamless then
+  if seamless then
     return query select * from private.queue_wallet_call(win, s, 'credit', jsonb_build_object(
       'transaction_id', transaction_id, 'round_id', round_win.round_id, 'amount', amount::numeric(20, 4)::text,
       'round_closed', round_closed));
@@ -603,6 +621,7 @@ declare
   balance_after text;
   undo public.round_transaction;
   cancel boolean;
+  seamless boolean;
 begin
   select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint, rolled_back_transaction_id);
   if began.outcome is not null then
@@ -622,22 +641,24 @@ begin
     return query select 'invalid_rollback', null::json, null::text;
     return;
   end if;
+  -- The bet is given back in the wallet it was taken from; a tombstone follows the mode in force.
+  seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);
   if bet.settled then
     return query select 'bet_settled', null::json, null::text;
     return;
   end if;
-  if began.seamless and private.round_transaction_state(bet) = 'wallet_pending' then
+  if seamless and private.round_transaction_state(bet) = 'wallet_pending' then
     return query select 'transaction_pending', null::json, null::text;
     return;
   end if;
 
-  if bet.id is not null and not bet.rolled_back and not began.seamless
+  if bet.id is not null and not bet.rolled_back and not seamless
      and coalesce(private.lock_balance(s), 0) + bet.amount >= 1e16 then
     return query select 'amount_too_large', null::json, null::text;
     return;
   end if;
   if bet.id is not null and not bet.rolled_back then
-    if not began.seamless then
+    if not seamless then
       ledger := private.move_money(s, round.currency_code, 'adjustment', bet.amount,
                                     format('round %s, rollback %s of bet %s', round.provider_round_id,
                                            round_rollback.transaction_id, rolled_back_transaction_id));
@@ -653,7 +674,7 @@ begin
         status = case when cancel then 'cancelled' else r.status end,
         closed_at = case when cancel then coalesce(r.closed_at, now()) else r.closed_at end
     where r.id = round.id;
-  elsif not began.seamless then
+  elsif not seamless then
     balance_after := private.balance_of(s, coalesce(round.currency_code, s.currency_code));
   end if;
   insert into public.round_transaction as t
@@ -662,12 +683,12 @@ begin
   values (began.provider_id, transaction_id, 'rollback', s.client_id, bet.round_id,
           case when bet.id is not null and not bet.rolled_back then bet.amount else 0 end,
           rolled_back_transaction_id, bet.id, ledger.id, request_fingerprint,
-          case when not began.seamless then private.round_answer(transaction_id, round.provider_round_id, balance_after,
+          case when not seamless then private.round_answer(transaction_id, round.provider_round_id, balance_after,
                                                                  coalesce(round.currency_code, s.currency_code)) end)
   returning t.* into undo;
   -- Seamless: every rollback goes to the operator, even of a bet it never saw (it answers OK, and
   -- refuses the debit if it comes later).
-  if began.seamless then
+  if seamless then
     return query select * from private.queue_wallet_call(undo, s, 'rollback', jsonb_strip_nulls(jsonb_build_object(
       'transaction_id', transaction_id, 'rolled_back_transaction_id', rolled_back_transaction_id,
       'round_id', round.provider_round_id, 'amount', (case when bet.id is not null then bet.amount end)::numeric(20, 4)::text)));
@@ -687,7 +708,8 @@ create view private.round_entry as
   select r.id, r.client_id, r.livemode, r.status, r.player_id, r.session_id, r.opened_at,
          json_build_object(
            'id', r.id, 'round_id', r.provider_round_id, 'provider', gp.slug, 'game_id', gp.slug || ':' || r.game,
-           'session_id', r.session_id, 'player_id', r.player_id, 'currency', r.currency_code, 'status', r.status,
+           'session_id', r.session_id, 'player_id', r.player_id, 'currency', r.currency_code,
+           'wallet_mode', r.wallet_mode, 'status', r.status,
            'total_bet', r.total_bet::text, 'total_win', r.total_win::text, 'livemode', r.livemode,
            'opened_at', r.opened_at, 'closed_at', r.closed_at) as round
   from public.game_round r
@@ -854,7 +876,7 @@ begin
   if private.debit_pending(round.id) then
     raise exception 'a bet of the round waits for the operator''s wallet: try again in a minute' using errcode = '55000';
   end if;
-  seamless := private.lock_wallet_mode(round.client_id, round.livemode, false) = 'seamless';
+  seamless := round.wallet_mode = 'seamless';
   select * into s from public.game_session gs where gs.id = round.session_id;
   if resolution = 'cancel' then
     -- A win (even of 0) settled its bets: what it settled stands.

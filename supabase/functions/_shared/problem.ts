@@ -20,6 +20,7 @@ const catalogue = {
   live_key: [403, 'A test key is needed'],
   not_seamless: [409, 'Not in seamless mode'],
   player_restricted: [403, 'Player restricted'],
+  operator_suspended: [403, 'Operator suspended'],
   exclusion_active: [409, 'Exclusion running'],
   // The provider API's.
   invalid_provider_key: [401, 'Invalid provider key'],

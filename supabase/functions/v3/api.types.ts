@@ -789,7 +789,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -1055,6 +1055,11 @@ export interface components {
             player_id: string;
             currency: string;
             /**
+             * @description The wallet the round's money moves in, fixed by its first bet: its wins, rollbacks and cancellations settle there even if the wallet mode changes later.
+             * @enum {string}
+             */
+            wallet_mode: "transfer" | "seamless";
+            /**
              * @description `cancelled`: every bet was rolled back and nothing won.
              * @enum {string}
              */
@@ -1091,6 +1096,11 @@ export interface components {
             session_id: string;
             player_id: string;
             currency: string;
+            /**
+             * @description The wallet the round's money moves in, fixed by its first bet: its wins, rollbacks and cancellations settle there even if the wallet mode changes later.
+             * @enum {string}
+             */
+            wallet_mode: "transfer" | "seamless";
             /**
              * @description `cancelled`: every bet was rolled back and nothing won.
              * @enum {string}
@@ -1714,7 +1724,7 @@ export interface components {
                 };
             };
         };
-        /** @description The session token was not issued by this service. Or, for a bet, the player is self-excluded or cooling off (`player_restricted`): wins and rollbacks still settle. */
+        /** @description The session token was not issued by this service. Or, for a bet, the player is self-excluded or cooling off (`player_restricted`), or the operator's account is suspended or closed (`operator_suspended`): wins and rollbacks still settle. */
         InvalidSessionToken: {
             headers: {
                 /**
@@ -1727,7 +1737,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /** @enum {unknown} */
-                    code?: "invalid_session_token" | "player_restricted";
+                    code?: "invalid_session_token" | "player_restricted" | "operator_suspended";
                     /** @constant */
                     status?: 403;
                 };

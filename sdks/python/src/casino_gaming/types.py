@@ -111,6 +111,7 @@ ProblemCode = Literal[
     "loss_limit_reached",
     "live_key",
     "not_seamless",
+    "operator_suspended",
 ]
 
 
@@ -300,6 +301,7 @@ class Round(Model):
     session_id: str
     player_id: str
     currency: str
+    wallet_mode: Literal["transfer", "seamless"]
     status: Literal["open", "closed", "cancelled"]
     total_bet: Decimal
     total_win: Decimal
@@ -321,6 +323,7 @@ class RoundDetail(Model):
     session_id: str
     player_id: str
     currency: str
+    wallet_mode: Literal["transfer", "seamless"]
     status: Literal["open", "closed", "cancelled"]
     total_bet: Decimal
     total_win: Decimal

@@ -55,6 +55,7 @@ const refusals: Partial<Record<string, string>> = {
   invalid_rollback: 'Only a bet of this session can be rolled back.',
   amount_too_large: 'The amount would take a balance or a round total past 16 digits before the point.',
   player_restricted: 'The player is self-excluded or cooling off: no bets; wins and rollbacks still settle.',
+  operator_suspended: "The operator's account is suspended or closed: no bets; wins and rollbacks still settle.",
   stake_limit_exceeded: "The bet is larger than the player's stake limit, or the jurisdiction's maximum stake.",
   session_time_exceeded: "The session has lasted longer than the player's session time limit.",
   loss_limit_reached: 'The bet would take the player past a loss limit; nothing was written.',
