@@ -5,14 +5,15 @@
 // twice.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { type QueuedWalletCall, sendWalletCall } from '../../supabase/functions/_shared/wallet-call.ts';
 import { createApp } from '../../supabase/functions/v3/app.ts';
 import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
-import { as, cast } from '../helpers/db.ts';
+import { as, cast, outcome } from '../helpers/db.ts';
 import { databaseProxy } from '../helpers/db-proxy.ts';
 import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
 import { isolatedDatabase, newOperator, type Operator, sessionRequest, validBody } from '../sessions/helpers.ts';
@@ -274,5 +275,108 @@ describe('seamless mode when the wallet is down', () => {
     expect(await balance(token)).toMatchObject({ status: 502, body: { code: 'wallet_unavailable' } });
     expect(await post('bets', { session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '1' }))
       .toMatchObject({ status: 502, body: { code: 'wallet_failed' } });
+  });
+});
+
+describe('seamless wallet calls, each sent as often as its kind allows', () => {
+  afterEach(() => {
+    wallet.fault = undefined;
+    wallet.misbehave = 'none';
+  });
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  const debitsOf = (player: string, tx: string) =>
+    callsOf(player).filter((call) => call.action === 'debit' && call.transaction_id === `pragmatic-play:${tx}`);
+  const callOf = async (transactionId: string, action: string) => (await owner`
+    select c.id, c.status, c.attempts, c.balance::text, t.response_body from public.wallet_call c
+    join public.round_transaction t on t.id = c.round_transaction_id
+    where t.transaction_id = ${transactionId} and c.action = ${action}`)[0];
+
+  it.each(['error', 'slow'] as const)('a debit answered with %s reaches the operator once: never again, by the runner or a repeat', async (fault) => {
+    const { token, player } = await launch();
+    wallet.slowMs = TIMEOUT_MS * 3;
+    wallet.fault = (call) => (call.action === 'debit' ? fault : 'none');
+    const bet = { session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '3' };
+    expect(await post('bets', bet)).toMatchObject({ status: 502, body: { code: 'wallet_failed' } });
+    for (let pass = 0; pass < 3; pass++) await runDue();
+    expect(await post('bets', bet)).toMatchObject({ status: 502, body: { code: 'wallet_failed' } });
+    await runDue();
+    expect(debitsOf(player, bet.transaction_id)).toHaveLength(1);
+    // What goes out instead is the compensating rollback, once accepted.
+    expect(callsOf(player).map((call) => call.action)).toEqual(['debit', 'rollback']);
+    expect(wallet.balance(player)).toBe('100.0000');
+  });
+
+  it('a debit whose caller died after sending it is never sent again: the runner sends its rollback', async () => {
+    const { player } = await launch();
+    const tx = id('bet');
+    const [{ session_id }] = await owner`select id as session_id from public.game_session where player_id = ${player}`;
+    const [queued] = await owner`select outcome, body from private.round_bet(${sha(providerKey)}, ${session_id}, ${tx}, ${id('round')},
+      3, false, ${sha(tx)})`;
+    expect(queued.outcome).toBe('wallet_call');
+    // Sent and taken by the operator; the caller dies before recording the answer.
+    expect(await sendWalletCall(queued.body as QueuedWalletCall, { timeoutMs: TIMEOUT_MS, allowPrivateUrls: true }))
+      .toEqual({ kind: 'accepted', balance: '97.0000' });
+    for (let pass = 0; pass < 3; pass++) await runDue();
+    expect(debitsOf(player, tx)).toHaveLength(1);
+    expect(callsOf(player).map((call) => call.action)).toEqual(['debit', 'rollback']);
+    expect(wallet.balance(player)).toBe('100.0000');
+  });
+
+  it.each(['credit', 'rollback'] as const)('a late answer from a superseded attempt of a %s changes nothing', async (action) => {
+    const { token } = await launch();
+    const [tx, round] = [id('bet'), id('round')];
+    expect(await post('bets', { session_token: token, transaction_id: tx, round_id: round, amount: '4' })).toMatchObject({ status: 200 });
+    const [path, request, balance] = action === 'credit'
+      ? ['wins' as const, { session_token: token, transaction_id: id('win'), round_id: round, amount: '9', round_closed: true }, '105.0000']
+      : ['rollbacks' as const, { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: tx }, '100.0000'];
+    wallet.misbehave = 'error';
+    expect(await post(path, request)).toMatchObject({ status: 502, body: { code: 'wallet_pending' } });
+    expect(await runDue()).toMatchObject({ wallet_calls: 1, wallet_retrying: 1 });
+    const retrying = await callOf(request.transaction_id, action);
+    expect(retrying).toMatchObject({ status: 'pending', attempts: 2, balance: null, response_body: null });
+    // Attempt 1's answer arrives now, after attempt 2 replaced it.
+    const [late] = await owner`select outcome, body from private.finish_wallet_call(${retrying.id}, 1, 'accepted', '999.0000')`;
+    expect(late).toEqual({ outcome: 'wallet_pending', body: null });
+    expect(await callOf(request.transaction_id, action)).toEqual(retrying);
+    wallet.misbehave = 'none';
+    expect(await runDue()).toMatchObject({ wallet_calls: 1, wallet_accepted: 1 });
+    const accepted = await callOf(request.transaction_id, action);
+    expect(accepted).toMatchObject({ status: 'accepted', attempts: 3, balance });
+    // And attempt 2's failure, after attempt 3 was accepted.
+    await owner`select * from private.finish_wallet_call(${retrying.id}, 2, 'failed', null, null, 'late')`;
+    expect(await callOf(request.transaction_id, action)).toEqual(accepted);
+    expect(await post(path, request)).toMatchObject({ status: 200, replayed: 'true', body: { balance } });
+  });
+
+  it('staff retry sends a failed rollback again, and never a failed debit', async () => {
+    const people = await cast(owner);
+    const retry = (callId: string) => as(owner, people.adam, (tx) => tx`select * from public.retry_wallet_call(${callId})`);
+    const { token, player } = await launch();
+    const refused = { session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '5' };
+    wallet.fault = (call) => (call.action === 'debit' ? 'error' : 'none');
+    expect(await post('bets', refused)).toMatchObject({ status: 502, body: { code: 'wallet_failed' } });
+    wallet.fault = undefined;
+    const debit = await callOf(refused.transaction_id, 'debit');
+    expect(debit).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(await outcome(() => retry(debit.id))).toBe('P0002');
+    expect(await callOf(refused.transaction_id, 'debit')).toEqual(debit);
+    await runDue();
+    expect(debitsOf(player, refused.transaction_id)).toHaveLength(1);
+
+    const tx = id('bet');
+    expect(await post('bets', { session_token: token, transaction_id: tx, round_id: id('round'), amount: '5' })).toMatchObject({ status: 200 });
+    wallet.misbehave = 'error';
+    const rb = id('rb');
+    expect(await post('rollbacks', { session_token: token, transaction_id: rb, rolled_back_transaction_id: tx }))
+      .toMatchObject({ status: 502, body: { code: 'wallet_pending' } });
+    for (let attempt = 2; attempt <= 8; attempt++) await runDue();
+    const given = await callOf(rb, 'rollback');
+    expect(given).toMatchObject({ status: 'failed', attempts: 8 });
+    wallet.misbehave = 'none';
+    expect((await retry(given.id))[0]).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await runDue()).toMatchObject({ wallet_accepted: 1 });
+    expect(await callOf(rb, 'rollback')).toMatchObject({ status: 'accepted' });
+    expect(wallet.balance(player)).toBe('100.0000');
+    expect(callsOf(player).filter((call) => call.transaction_id === `pragmatic-play:${rb}`)).toHaveLength(9);
   });
 });
