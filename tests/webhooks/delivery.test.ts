@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sql } from 'postgres';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
 import { createApp } from '../../supabase/functions/v3/app.ts';
 import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
@@ -183,5 +183,121 @@ describe('an event\'s deliveries through the API', () => {
 
     expect((await api('GET', `/events/${randomUUID()}/deliveries`, 'listEventDeliveries')).status).toBe(404);
     expect((await api('POST', `/events/${randomUUID()}/redeliver`, 'redeliverEvent')).status).toBe(404);
+  });
+});
+
+describe('what an attempt is', () => {
+  // A receiver that keeps each request as it came (raw body and headers) and verifies nothing, so a
+  // test can verify it against the clock it chooses; /moved is a redirect's target, answering 204.
+  const captured: { path: string; headers: Record<string, string>; raw: string }[] = [];
+  let rawAnswer: { status: number; headers?: Record<string, string> } = { status: 204 };
+  let rawUrl: string;
+  const rawServer = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      captured.push({ path: req.url!, headers: req.headers as Record<string, string>, raw });
+      if (req.url === '/moved') res.writeHead(204).end();
+      else res.writeHead(rawAnswer.status, rawAnswer.headers).end();
+    });
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => rawServer.listen(0, '127.0.0.1', resolve));
+    rawUrl = `http://127.0.0.1:${(rawServer.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => rawServer.close(resolve)));
+
+  async function eventTo(target: string): Promise<{ event: string; delivery: string }> {
+    const type = uniqueType();
+    const [endpoint] = await owner`
+      insert into public.webhook_endpoint (client_id, livemode, url, event_types, secret_prefix)
+      values (${client}, true, ${target}, ${[type]}, ${secret.slice(0, 12)}) returning id`;
+    await owner`insert into private.webhook_secret (endpoint_id, secret) values (${endpoint.id}, ${secret})`;
+    const [event] = await owner`select private.emit_event(${client}, true, ${type}, ${owner.json({ n: 2 })}) as id`;
+    const [delivery] = await owner`select id from public.webhook_delivery where event_id = ${event.id}`;
+    return { event: event.id, delivery: delivery.id };
+  }
+  const attemptsOf = (delivery: string) =>
+    owner`select attempt, status_code, error from public.webhook_attempt where delivery_id = ${delivery} order by attempt`;
+
+  it('signs the webhook-timestamp it sends: a clock far from now is in the header and under the signature', async () => {
+    rawAnswer = { status: 204 };
+    const at = new Date('2031-03-04T05:06:07Z');
+    const { event } = await eventTo(`${rawUrl}/signed`);
+    expect(await runDeliveries(runner, { ...local, now: () => at })).toEqual({ claimed: 1, delivered: 1 });
+    const sent = captured.find((request) => request.headers['webhook-id'] === event)!;
+    expect(sent.headers['webhook-timestamp']).toBe(String(at.getTime() / 1000));
+    // The official verifier, its clock set to `clock` (it checks the timestamp against Date.now()).
+    const verifyAt = (clock: Date, headers: Record<string, string>) => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(clock);
+      try {
+        return new Webhook(secret).verify(sent.raw, headers);
+      } finally {
+        vi.useRealTimers();
+      }
+    };
+    expect(verifyAt(at, sent.headers)).toMatchObject({ id: event, data: { n: 2 } });
+    // Against the real clock it is far off: the header carries the clock the runner was given.
+    expect(() => new Webhook(secret).verify(sent.raw, sent.headers)).toThrow(/timestamp too new/);
+    // The signature covers that timestamp: with another one in the header, nothing verifies.
+    const other = new Date(at.getTime() + 1000);
+    expect(() => verifyAt(other, { ...sent.headers, 'webhook-timestamp': String(other.getTime() / 1000) }))
+      .toThrow(/No matching signature/);
+  });
+
+  it.each([301, 302, 303, 307, 308])('takes a %i answer for a failed attempt, not a delivery, and follows no redirect', async (status) => {
+    rawAnswer = { status, headers: { location: `${rawUrl}/moved` } };
+    const { delivery } = await eventTo(`${rawUrl}/redirecting`);
+    const moved = captured.filter((request) => request.path === '/moved').length;
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, retrying: 1 });
+    expect(await deliveryOf(delivery)).toMatchObject({ status: 'pending', attempts: 1, delivered_at: null });
+    expect(await attemptsOf(delivery)).toEqual([{ attempt: 1, status_code: status, error: null }]);
+    expect(captured.filter((request) => request.path === '/moved')).toHaveLength(moved);
+    await owner`update public.webhook_delivery set status = 'failed' where id = ${delivery}`;
+  });
+
+  it('ends a claim\'s lease after its lease_seconds by the database clock, and not before', async () => {
+    const { delivery } = await eventTo(`${rawUrl}/leased`);
+    // One transaction: its now() is the clock the claim went by.
+    const claim = async (leaseSeconds: number) => (await runner<{ at: Date; claimed: { delivery_id: string; attempt: number }[] }[]>`
+      select now() as at, coalesce(json_agg(c), '[]') as claimed from private.claim_deliveries(50, ${leaseSeconds}) c`)[0];
+    const mine = (polled: { claimed: { delivery_id: string; attempt: number }[] }) => polled.claimed.find((c) => c.delivery_id === delivery);
+    const first = await claim(1);
+    expect(mine(first)).toMatchObject({ attempt: 1 });
+    const leaseEnds = first.at.getTime() + 1000;
+    const deadline = Date.now() + 30_000;
+    let polled = await claim(60);
+    while (!mine(polled)) {
+      // Still leased: every poll that found it taken came before the lease's end.
+      expect(polled.at.getTime()).toBeLessThan(leaseEnds);
+      expect(Date.now(), 'the claim never came back').toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      polled = await claim(60);
+    }
+    expect(mine(polled)).toMatchObject({ attempt: 2 });
+    expect(polled.at.getTime()).toBeGreaterThanOrEqual(leaseEnds);
+    await owner`update public.webhook_delivery set status = 'failed' where id = ${delivery}`;
+  });
+
+  it('lets a finish for a superseded attempt change nothing', async () => {
+    const { delivery } = await eventTo(`${rawUrl}/superseded`);
+    const claimed = async () => (await runner`select * from private.claim_deliveries(50, 60)`).filter((c) => c.delivery_id === delivery);
+    const finish = async (attempt: number, status: number) =>
+      (await runner`select private.finish_delivery(${delivery}, ${attempt}, ${status}, 5, null) as outcome`)[0].outcome;
+    expect(await claimed()).toMatchObject([{ attempt: 1 }]);
+    // Attempt 1's runner went quiet; its lease over, attempt 2 takes the delivery.
+    await owner`update public.webhook_delivery set next_attempt_at = now() where id = ${delivery}`;
+    expect(await claimed()).toMatchObject([{ attempt: 2 }]);
+    const taken = await deliveryOf(delivery);
+    expect(await finish(1, 204)).toBe('stale');
+    expect(await deliveryOf(delivery)).toEqual(taken);
+    expect(await attemptsOf(delivery)).toEqual([]);
+    expect(await finish(2, 500)).toBe('retrying');
+    const retrying = await deliveryOf(delivery);
+    expect(await finish(1, 204)).toBe('stale');
+    expect(await deliveryOf(delivery)).toEqual(retrying);
+    expect(await attemptsOf(delivery)).toEqual([{ attempt: 2, status_code: 500, error: null }]);
+    await owner`update public.webhook_delivery set status = 'failed' where id = ${delivery}`;
   });
 });
