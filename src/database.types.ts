@@ -316,6 +316,7 @@ export type Database = {
           "stuck_reported_at": string | null;
           "total_bet": number;
           "total_win": number;
+          "wallet_mode": string;
         };
         ComputedFields: never;
         Insert: {
@@ -334,6 +335,7 @@ export type Database = {
           "stuck_reported_at"?: string | null;
           "total_bet"?: number;
           "total_win"?: number;
+          "wallet_mode"?: string;
         };
         Update: {
           "client_id"?: string;
@@ -351,6 +353,7 @@ export type Database = {
           "stuck_reported_at"?: string | null;
           "total_bet"?: number;
           "total_win"?: number;
+          "wallet_mode"?: string;
         };
         Relationships: [
           {
@@ -456,6 +459,81 @@ export type Database = {
             columns: ["provider_id"];
             isOneToOne: false;
             referencedRelation: "game_provider";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      "held_win": {
+        Row: {
+          "amount": number;
+          "client_id": string;
+          "currency_code": string;
+          "decided_at": string | null;
+          "decided_by": string | null;
+          "held_at": string;
+          "livemode": boolean;
+          "reason": string | null;
+          "round_id": string;
+          "round_transaction_id": string;
+          "status": string;
+          "win_limit_id": string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          "amount": number;
+          "client_id": string;
+          "currency_code": string;
+          "decided_at"?: string | null;
+          "decided_by"?: string | null;
+          "held_at"?: string;
+          "livemode": boolean;
+          "reason"?: string | null;
+          "round_id": string;
+          "round_transaction_id": string;
+          "status"?: string;
+          "win_limit_id"?: string | null;
+        };
+        Update: {
+          "amount"?: number;
+          "client_id"?: string;
+          "currency_code"?: string;
+          "decided_at"?: string | null;
+          "decided_by"?: string | null;
+          "held_at"?: string;
+          "livemode"?: boolean;
+          "reason"?: string | null;
+          "round_id"?: string;
+          "round_transaction_id"?: string;
+          "status"?: string;
+          "win_limit_id"?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "held_win_currency_code_fkey";
+            columns: ["currency_code"];
+            isOneToOne: false;
+            referencedRelation: "currency";
+            referencedColumns: ["code"];
+          },
+          {
+            foreignKeyName: "held_win_round_id_fkey";
+            columns: ["round_id"];
+            isOneToOne: false;
+            referencedRelation: "game_round";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "held_win_round_transaction_id_fkey";
+            columns: ["round_transaction_id"];
+            isOneToOne: true;
+            referencedRelation: "round_transaction";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "held_win_win_limit_id_fkey";
+            columns: ["win_limit_id"];
+            isOneToOne: false;
+            referencedRelation: "win_limit";
             referencedColumns: ["id"];
           },
         ];
@@ -1197,6 +1275,52 @@ export type Database = {
         };
         Relationships: [];
       };
+      "win_limit": {
+        Row: {
+          "created_at": string;
+          "currency_code": string | null;
+          "game": string | null;
+          "id": string;
+          "max_amount": number | null;
+          "max_multiple": number | null;
+          "provider_id": string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          "created_at"?: string;
+          "currency_code"?: string | null;
+          "game"?: string | null;
+          "id"?: string;
+          "max_amount"?: number | null;
+          "max_multiple"?: number | null;
+          "provider_id"?: string | null;
+        };
+        Update: {
+          "created_at"?: string;
+          "currency_code"?: string | null;
+          "game"?: string | null;
+          "id"?: string;
+          "max_amount"?: number | null;
+          "max_multiple"?: number | null;
+          "provider_id"?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "win_limit_currency_code_fkey";
+            columns: ["currency_code"];
+            isOneToOne: false;
+            referencedRelation: "currency";
+            referencedColumns: ["code"];
+          },
+          {
+            foreignKeyName: "win_limit_provider_id_fkey";
+            columns: ["provider_id"];
+            isOneToOne: false;
+            referencedRelation: "game_provider";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
     };
     Views: {
       [_ in never]: never;
@@ -1273,6 +1397,7 @@ export type Database = {
           "stuck_reported_at": string | null;
           "total_bet": number;
           "total_win": number;
+          "wallet_mode": string;
         };
         SetofOptions: {
           from: "*";
@@ -1301,6 +1426,29 @@ export type Database = {
         SetofOptions: {
           from: "*";
           to: "wallet_call";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      "review_win": {
+        Args: { "decision": string; "reason"?: string; "win_id": string };
+        Returns: {
+          "amount": number;
+          "client_id": string;
+          "currency_code": string;
+          "decided_at": string | null;
+          "decided_by": string | null;
+          "held_at": string;
+          "livemode": boolean;
+          "reason": string | null;
+          "round_id": string;
+          "round_transaction_id": string;
+          "status": string;
+          "win_limit_id": string | null;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "held_win";
           isOneToOne: true;
           isSetofReturn: false;
         };

@@ -215,12 +215,14 @@ type Round struct {
 
 // RoundTransaction is a bet, win or rollback of a round.
 type RoundTransaction struct {
-	TransactionID        string    `json:"transaction_id"`
-	Type                 string    `json:"type"`
-	Amount               Decimal   `json:"amount"`
-	RelatedTransactionID *string   `json:"related_transaction_id"`
-	RolledBack           bool      `json:"rolled_back"`
-	CreatedAt            time.Time `json:"created_at"`
+	TransactionID        string  `json:"transaction_id"`
+	Type                 string  `json:"type"`
+	Amount               Decimal `json:"amount"`
+	RelatedTransactionID *string `json:"related_transaction_id"`
+	RolledBack           bool    `json:"rolled_back"`
+	// Review is where a win past a win limit stands: "held", "released" or "rejected"; nil otherwise.
+	Review    *string   `json:"review"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // RoundDetail is a round with its transactions.
@@ -285,6 +287,9 @@ const (
 	EventRoundClosed               EventType = "round.closed"
 	EventRoundCancelled            EventType = "round.cancelled"
 	EventRoundStuck                EventType = "round.stuck"
+	EventRoundWinHeld              EventType = "round.win_held"
+	EventRoundWinReleased          EventType = "round.win_released"
+	EventRoundWinRejected          EventType = "round.win_rejected"
 	EventTransactionCreated        EventType = "transaction.created"
 	EventWalletBalanceLow          EventType = "wallet.balance_low"
 	EventAPIKeyCreated             EventType = "api_key.created"
@@ -300,6 +305,7 @@ const (
 // eventTypes lists the constants above, so that a test can hold them to the document.
 var eventTypes = []EventType{
 	EventSessionCreated, EventSessionClosed, EventRoundClosed, EventRoundCancelled, EventRoundStuck,
+	EventRoundWinHeld, EventRoundWinReleased, EventRoundWinRejected,
 	EventTransactionCreated, EventWalletBalanceLow, EventAPIKeyCreated, EventAPIKeyRevoked,
 	EventEndpointPing, EventEndpointDisabled, EventSupportTicketUpdated, EventWalletCallFailed,
 	EventPlayerRestrictionsUpdated, EventPlayerRefused,

@@ -26,7 +26,12 @@
 --   (response_body null) and a repeat is told to wait.
 -- - Test sessions (made with a cgs_test_ key) never move the float: in transfer mode they play with
 --   their test player's balance (the sandbox migration's private.lock_balance and move_money).
--- Clients read their own rounds and round transactions, staff all; nobody writes through the API.
+-- - Big wins: a win that takes a round past a limit (public.win_limit: a multiple of its bets, or
+--   an amount) is recorded and answered, but held for staff review (public.held_win, the event
+--   `round.win_held`) instead of paid: staff release it (paid then, in the round's wallet) or reject
+--   it (never paid), as the best aggregators flag big wins. A repeat replays the held answer.
+-- Clients read their own rounds, round transactions and held wins, staff all; nobody writes them
+-- through the API. Win limits are staff's.
 
 -- ============================================================================================
 -- Tables
@@ -130,12 +135,67 @@ create index round_transaction_ledger_transaction_id_idx on public.round_transac
 create index round_transaction_rollback_target_idx
   on public.round_transaction (provider_id, related_transaction_id) where kind = 'rollback';
 
+-- A limit applies to every provider (provider_id null), to one provider, or to one of its games;
+-- it caps what a round wins at a multiple of what it bet, or at an amount in one currency. Every
+-- limit that applies holds, so the strictest decides.
+create table public.win_limit (
+  id uuid primary key default gen_random_uuid(),
+  provider_id uuid references public.game_provider (id) on delete cascade,
+  -- A game code of the provider; null: all its games.
+  game text,
+  -- The currency of max_amount.
+  currency_code text references public.currency (code),
+  max_multiple numeric(12, 2),
+  max_amount numeric(20, 4),
+  created_at timestamptz not null default now(),
+  constraint win_limit_game_of_provider check (game is null or provider_id is not null),
+  constraint win_limit_has_a_cap check (max_multiple is not null or max_amount is not null),
+  constraint win_limit_amount_in_currency check ((max_amount is null) = (currency_code is null)),
+  constraint win_limit_positive check (max_multiple > 0 and max_amount > 0),
+  constraint win_limit_scope_key unique nulls not distinct (provider_id, game, currency_code)
+);
+comment on table public.win_limit is
+  'Staff''s limits on what a round may win before review: a multiple of its bets, or an amount in a currency.';
+create index win_limit_provider_id_idx on public.win_limit (provider_id);
+create index win_limit_currency_code_idx on public.win_limit (currency_code);
+
+create table public.held_win (
+  round_transaction_id uuid primary key references public.round_transaction (id) on delete cascade,
+  client_id uuid not null references auth.users (id) on delete cascade,
+  livemode boolean not null,
+  round_id uuid not null references public.game_round (id) on delete cascade,
+  amount numeric(20, 4) not null,
+  currency_code text not null references public.currency (code),
+  -- The limit it passed (null once that limit is deleted).
+  win_limit_id uuid references public.win_limit (id) on delete set null,
+  status text not null default 'held',
+  held_at timestamptz not null default now(),
+  decided_at timestamptz,
+  decided_by uuid references auth.users (id) on delete set null,
+  reason text,
+  constraint held_win_status_check check (status in ('held', 'released', 'rejected')),
+  constraint held_win_decided_at_with_status check ((status = 'held') = (decided_at is null)),
+  constraint held_win_amount_positive check (amount > 0),
+  constraint held_win_reason_length check (char_length(reason) <= 500)
+);
+comment on table public.held_win is
+  'Wins past a win limit, recorded but not paid until staff release them (or never, rejected).';
+create index held_win_client_id_idx on public.held_win (client_id, held_at desc);
+create index held_win_round_id_idx on public.held_win (round_id);
+create index held_win_win_limit_id_idx on public.held_win (win_limit_id);
+create index held_win_decided_by_idx on public.held_win (decided_by);
+create index held_win_currency_code_idx on public.held_win (currency_code);
+-- Staff's queue: the wins waiting for a decision.
+create index held_win_waiting_idx on public.held_win (held_at) where status = 'held';
+
 -- ============================================================================================
 -- Row level security
 -- ============================================================================================
 alter table public.provider_key enable row level security;
 alter table public.game_round enable row level security;
 alter table public.round_transaction enable row level security;
+alter table public.win_limit enable row level security;
+alter table public.held_win enable row level security;
 
 -- ============================================================================================
 -- Grants: clients read their own rounds; staff read all and manage provider keys; the engine
@@ -144,6 +204,16 @@ alter table public.round_transaction enable row level security;
 grant select, insert, update, delete on public.provider_key to staff;
 grant all on public.provider_key to service_role;
 grant select on public.game_round, public.round_transaction to authenticated, staff, service_role;
+grant select, insert, update, delete on public.win_limit to staff;
+grant all on public.win_limit to service_role;
+grant select on public.held_win to authenticated, staff, service_role;
+
+-- ============================================================================================
+-- Reference data: the platform's default win limit, for every provider and game: a round may win
+-- up to 10,000 times what it bet before staff look at it. Staff add stricter ones per provider or
+-- game, and amounts per currency.
+-- ============================================================================================
+insert into public.win_limit (max_multiple) values (10000);
 
 -- ============================================================================================
 -- Helper functions
@@ -294,6 +364,44 @@ begin
 end;
 $$;
 revoke execute on function private.round_start from public, anon, authenticated, service_role;
+
+-- The win limit a win of `amount` would take the round past (its wins so far, paid ones, and this
+-- one, against its bets or an amount in its currency), the most specific first; null when it may
+-- be paid.
+create function private.win_limit_passed(round public.game_round, amount numeric) returns uuid
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return (
+    select l.id from public.win_limit l
+    where (l.provider_id is null or l.provider_id = round.provider_id)
+      and (l.game is null or l.game = round.game)
+      and ((l.max_multiple is not null and round.total_win + amount > l.max_multiple * round.total_bet)
+           or (l.max_amount is not null and l.currency_code = round.currency_code and round.total_win + amount > l.max_amount))
+    order by l.game nulls last, l.provider_id nulls last
+    limit 1);
+end;
+$$;
+revoke execute on function private.win_limit_passed from public, anon, authenticated, service_role;
+
+-- The operator's balance as a seamless round last heard it (its latest accepted wallet call): what a
+-- held win answers, since no call is made for it.
+create function private.round_wallet_balance(round_id uuid) returns text
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return (
+    select c.balance::text
+    from public.round_transaction t
+    join public.wallet_call c on c.round_transaction_id = t.id and c.status = 'accepted'
+    where t.round_id = round_wallet_balance.round_id
+    order by c.completed_at desc
+    limit 1);
+end;
+$$;
+revoke execute on function private.round_wallet_balance from public, anon, authenticated, service_role;
 
 -- ============================================================================================
 -- The engine: one call each, one transaction each. Outcomes: ok (body: the answer), replayed (the
@@ -498,6 +606,7 @@ declare
   win public.round_transaction;
   available numeric;
   seamless boolean;
+  held_by uuid;
 begin
   select * into began from private.round_start(key_hash, session_id, transaction_id, request_fingerprint);
   if began.outcome is not null then
@@ -560,10 +669,16 @@ begin
       return;
     end if;
   end if;
+  -- Past a win limit: recorded and answered, its bets settled, but held for staff, not paid.
+  if amount > 0 then
+    held_by := private.win_limit_passed(round, amount);
+  end if;
   update public.round_transaction t set settled = true
   where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back
     and (bet.id is null or t.id = bet.id);
-  if seamless then
+  if held_by is not null then
+    balance_after := case when seamless then private.round_wallet_balance(round.id) else private.balance_of(s, s.currency_code) end;
+  elsif seamless then
     balance_after := null;
   elsif amount > 0 then
     ledger := private.move_money(s, s.currency_code, 'win', amount,
@@ -573,11 +688,11 @@ begin
     balance_after := private.balance_of(s, s.currency_code);
   end if;
   update public.game_round r
-  set total_win = r.total_win + amount,
+  set total_win = r.total_win + case when held_by is null then amount else 0 end,
       status = case when round_closed then 'closed' else r.status end,
       closed_at = case when round_closed then now() end
   where r.id = round.id;
-  if amount > 0 then
+  if amount > 0 and held_by is null then
     perform private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, -amount, false);
   end if;
   insert into public.round_transaction as t
@@ -585,9 +700,15 @@ begin
      ledger_transaction_id, request_fingerprint, response_body)
   values (began.provider_id, transaction_id, 'win', s.client_id, round.id, amount, bet_transaction_id, bet.id,
           ledger.id, request_fingerprint,
-          case when not seamless then private.round_answer(transaction_id, round_win.round_id, balance_after, s.currency_code) end)
+          case when not seamless or held_by is not null
+               then private.round_answer(transaction_id, round_win.round_id, balance_after, s.currency_code) end)
   returning t.* into win;
-  if seamless then
+  if held_by is not null then
+    insert into public.held_win (round_transaction_id, client_id, livemode, round_id, amount, currency_code, win_limit_id)
+    values (win.id, s.client_id, s.livemode, round.id, amount, s.currency_code, held_by);
+    perform private.emit_event(s.client_id, s.livemode, 'round.win_held', private.round_detail(round.id));
+    return query select 'ok'::text, win.response_body, balance_after;
+  elsif seamless then
     return query select * from private.queue_wallet_call(win, s, 'credit', jsonb_build_object(
       'transaction_id', transaction_id, 'round_id', round_win.round_id, 'amount', amount::numeric(20, 4)::text,
       'round_closed', round_closed));
@@ -752,6 +873,26 @@ $$;
 revoke execute on function private.list_rounds from public, anon, authenticated, service_role;
 
 -- One round with its transactions in the order they came; another client's or mode's is not_found.
+-- A round with its transactions, as GET /v3/rounds/{id} shows it and the held-win events carry it.
+create function private.round_detail(round_id uuid) returns jsonb
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return (
+    select r.round::jsonb || jsonb_build_object('transactions', coalesce((
+             select jsonb_agg(jsonb_build_object(
+                      'transaction_id', t.transaction_id, 'type', t.kind, 'amount', t.amount::text,
+                      'related_transaction_id', t.related_transaction_id, 'rolled_back', t.rolled_back,
+                      'review', h.status, 'created_at', t.created_at) order by t.created_at, t.transaction_id)
+             from public.round_transaction t
+             left join public.held_win h on h.round_transaction_id = t.id
+             where t.round_id = r.id), '[]'::jsonb))
+    from private.round_entry r where r.id = round_detail.round_id);
+end;
+$$;
+revoke execute on function private.round_detail from public, anon, authenticated, service_role;
+
 create function private.read_round(key_hash text, round_id uuid)
 returns table (outcome text, round text)
 language plpgsql stable
@@ -760,12 +901,7 @@ as $$
 begin
   return query
   select case when a.key_id is null then 'unauthorized' when r.id is null then 'not_found' else 'found' end,
-         (r.round::jsonb || jsonb_build_object('transactions', coalesce((
-           select jsonb_agg(jsonb_build_object(
-                    'transaction_id', t.transaction_id, 'type', t.kind, 'amount', t.amount::text,
-                    'related_transaction_id', t.related_transaction_id, 'rolled_back', t.rolled_back,
-                    'created_at', t.created_at) order by t.created_at, t.transaction_id)
-           from public.round_transaction t where t.round_id = r.id), '[]'::jsonb)))::text
+         case when r.id is not null then private.round_detail(r.id)::text end
   from (select 1) one
   left join private.authenticate_api_key(read_round.key_hash) a on true
   left join private.round_entry r on r.id = read_round.round_id and r.client_id = a.client_id and r.livemode = a.livemode;
@@ -941,6 +1077,89 @@ comment on function public.resolve_round(uuid, text) is
 revoke execute on function public.resolve_round(uuid, text) from public, anon;
 grant execute on function public.resolve_round(uuid, text) to authenticated, staff, service_role;
 
+-- Staff decide a held win: `release` pays it, in the round's own wallet (transfer: the float, or
+-- the test player's balance; seamless: a credit queued to the operator, sent by the runner), and
+-- counts it against the player's loss; `reject` never pays it. The round's bets stay settled
+-- either way. Each is told (`round.win_released`, `round.win_rejected`). Deciding the same way
+-- again returns it unchanged; the other way is refused.
+create function private.review_win(win_id uuid, decision text, reason text default null)
+returns public.held_win
+language plpgsql
+-- security definer: staff may not write held wins, rounds or the float themselves; this is the one
+-- way they decide a held win.
+security definer
+set search_path = ''
+as $$
+declare
+  held public.held_win;
+  round public.game_round;
+  win public.round_transaction;
+  s public.game_session;
+  ledger public.transaction;
+  decided text := case decision when 'release' then 'released' when 'reject' then 'rejected' end;
+begin
+  perform private.require_staff('review held wins');
+  if decided is null then
+    raise exception 'decision must be release or reject' using errcode = '22023';
+  end if;
+  -- Locks in the engine's order: the round, then its transactions, then the float.
+  select * into held from public.held_win h where h.round_transaction_id = review_win.win_id;
+  if held.round_transaction_id is null then
+    raise exception 'no held win %', review_win.win_id using errcode = 'P0002';
+  end if;
+  select * into round from public.game_round r where r.id = held.round_id for update;
+  select * into held from public.held_win h where h.round_transaction_id = review_win.win_id for update;
+  if held.status <> 'held' then
+    if held.status = decided then
+      return held;
+    end if;
+    raise exception 'the win is already %', held.status using errcode = '55000';
+  end if;
+  if decided = 'released' then
+    if round.total_win + held.amount >= 1e16 then
+      raise exception 'the round''s wins would pass 16 digits before the point' using errcode = '22003';
+    end if;
+    select * into win from public.round_transaction t where t.id = held.round_transaction_id;
+    select * into s from public.game_session gs where gs.id = round.session_id;
+    if round.wallet_mode = 'seamless' then
+      perform private.queue_wallet_call(win, s, 'credit', jsonb_build_object(
+        'transaction_id', win.transaction_id, 'round_id', round.provider_round_id,
+        'amount', held.amount::numeric(20, 4)::text, 'round_closed', round.status <> 'open'), claimed => false);
+    else
+      if coalesce(private.lock_balance(s, true), 0) + held.amount >= 1e16 then
+        raise exception 'the balance would pass 16 digits before the point' using errcode = '22003';
+      end if;
+      ledger := private.move_money(s, round.currency_code, 'win', held.amount,
+                                    format('round %s, win %s released by staff', round.provider_round_id, win.transaction_id));
+      update public.round_transaction t set ledger_transaction_id = ledger.id where t.id = win.id;
+    end if;
+    update public.game_round r set total_win = r.total_win + held.amount where r.id = round.id;
+    perform private.count_loss(round.client_id, round.livemode, round.player_id, round.currency_code, -held.amount, false);
+  end if;
+  update public.held_win h
+  set status = decided, decided_at = now(), decided_by = private.uid(), reason = review_win.reason
+  where h.round_transaction_id = held.round_transaction_id
+  returning h.* into held;
+  perform private.emit_event(held.client_id, held.livemode, 'round.win_' || decided, private.round_detail(round.id));
+  return held;
+end;
+$$;
+revoke execute on function private.review_win from public, anon, authenticated;
+grant execute on function private.review_win to staff, service_role;
+
+-- Staff release or reject a held win (public.held_win lists them): see private.review_win.
+create function public.review_win(win_id uuid, decision text, reason text default null)
+returns public.held_win
+language sql
+set search_path = ''
+as $$
+  select * from private.review_win(review_win.win_id, review_win.decision, review_win.reason);
+$$;
+comment on function public.review_win(uuid, text, text) is
+  'Staff: decides a held win, `release` (paid, in the round''s wallet) or `reject` (never paid).';
+revoke execute on function public.review_win(uuid, text, text) from public, anon;
+grant execute on function public.review_win(uuid, text, text) to authenticated, staff, service_role;
+
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
@@ -975,4 +1194,29 @@ create policy "clients read their own round transactions"
 
 create policy "staff read all round transactions"
   on public.round_transaction for select to staff
+  using (true);
+
+create policy "staff read win limits"
+  on public.win_limit for select to staff
+  using (true);
+
+create policy "staff create win limits"
+  on public.win_limit for insert to staff
+  with check ((select private.is_staff()));
+
+create policy "staff update win limits"
+  on public.win_limit for update to staff
+  using ((select private.is_staff()))
+  with check ((select private.is_staff()));
+
+create policy "staff delete win limits"
+  on public.win_limit for delete to staff
+  using ((select private.is_staff()));
+
+create policy "clients read their own held wins"
+  on public.held_win for select to authenticated
+  using (client_id = (select private.uid()));
+
+create policy "staff read all held wins"
+  on public.held_win for select to staff
   using (true);

@@ -187,8 +187,9 @@ begin
           closed_at = case when (call.request->>'round_closed')::boolean then coalesce(r.closed_at, now()) else r.closed_at end
       where r.id = round.id;
     end if;
-    -- A bet's compensating rollback answers nobody; every other call is its transaction's answer.
-    if not (t.kind = 'bet' and call.action = 'rollback') then
+    -- A bet's compensating rollback answers nobody, and a released held win was answered when it
+    -- was held; every other call is its transaction's answer.
+    if t.response_body is null and not (t.kind = 'bet' and call.action = 'rollback') then
       update public.round_transaction x
       set response_body = private.round_answer(t.transaction_id, round.provider_round_id, accepted_balance::text,
                                                call.request->>'currency')

@@ -10,8 +10,9 @@ import { as, type Caller, cast, connect, grantModes } from '../helpers/db.ts';
 const tables = ['user_role', 'profile', 'currency', 'game_provider', 'game', 'wallet', 'transaction', 'api_key',
   'support_ticket', 'support_ticket_message', 'contact_submission', 'app_setting', 'game_session', 'provider_key',
   'game_round', 'round_transaction', 'wallet_setting', 'webhook_endpoint', 'event', 'webhook_delivery',
-  'webhook_attempt', 'wallet_call', 'jurisdiction', 'client_jurisdiction', 'player_restriction', 'player_restriction_audit', 'sandbox_player'];
-const staffOnly = ['contact_submission', 'app_setting', 'provider_key'];
+  'webhook_attempt', 'wallet_call', 'jurisdiction', 'client_jurisdiction', 'player_restriction', 'player_restriction_audit', 'sandbox_player',
+  'held_win', 'win_limit'];
+const staffOnly = ['contact_submission', 'app_setting', 'provider_key', 'win_limit'];
 
 // The planner's price of going parallel set to nothing, so a tiny table gets a parallel plan too,
 // and a scan of the table rather than the client's index lookup (which needs no parallel plan).

@@ -1082,6 +1082,11 @@ export interface components {
             related_transaction_id: string | null;
             /** @description A bet a rollback reversed. */
             rolled_back: boolean;
+            /**
+             * @description A win past a win limit: `held` (recorded, not paid, waiting for staff), `released` (paid) or `rejected` (never paid). Null for every other transaction.
+             * @enum {string|null}
+             */
+            review: "held" | "released" | "rejected" | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1186,7 +1191,7 @@ export interface components {
          * @description What happened: each written in the same transaction as the change it reports.
          * @enum {string}
          */
-        EventType: "session.created" | "session.closed" | "round.closed" | "round.cancelled" | "round.stuck" | "transaction.created" | "wallet.balance_low" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed" | "player.restrictions_updated" | "player.refused";
+        EventType: "session.created" | "session.closed" | "round.closed" | "round.cancelled" | "round.stuck" | "round.win_held" | "round.win_released" | "round.win_rejected" | "transaction.created" | "wallet.balance_low" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed" | "player.restrictions_updated" | "player.refused";
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;

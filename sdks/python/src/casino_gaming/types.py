@@ -51,6 +51,9 @@ EventType = Literal[
     "round.closed",
     "round.cancelled",
     "round.stuck",
+    "round.win_held",
+    "round.win_released",
+    "round.win_rejected",
     "transaction.created",
     "wallet.balance_low",
     "api_key.created",
@@ -344,6 +347,7 @@ class RoundTransaction(Model):
     amount: Decimal
     related_transaction_id: Optional[str]
     rolled_back: bool
+    review: Optional[Literal["held", "released", "rejected"]]
     created_at: _dt.datetime
 
 
