@@ -8,7 +8,13 @@ import postgres from 'postgres';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const paths = {
   root,
-  migrations: `${root}supabase/migrations`,
+  /**
+   * supabase/migrations, or the folder CGS_MIGRATIONS_DIR names: the SQL mutation harness
+   * (scripts/mutants/sql.ts) points a test run at a mutated copy, never at the files themselves.
+   */
+  get migrations(): string {
+    return process.env.CGS_MIGRATIONS_DIR || `${root}supabase/migrations`;
+  },
   seed: `${root}supabase/seed.sql`,
   shape: `${root}scripts/local/supabase-shape.sql`,
 };
