@@ -1,43 +1,135 @@
 // Server-side request forgery: deployed (ALLOW_PRIVATE_URLS unset), webhook and wallet URLs must be
-// https and resolve to public addresses, when set and again before each send.
+// https and resolve to public addresses only, when set and again at each send. Every block of IANA's
+// IPv4 and IPv6 special-purpose registries is refused, in each form an attacker can write it.
 import { describe, expect, it } from 'vitest';
 import { isPrivateAddress, urlRefusal } from '../../supabase/functions/_shared/public-url.ts';
+import { answering } from '../helpers/answering-resolver.ts';
 import { connect } from '../helpers/db.ts';
-import { newOperator, sessionsHandler } from '../sessions/helpers.ts';
+import { issueKey, newOperator, sessionsHandler } from '../sessions/helpers.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler({ config: { allowPrivateUrls: false } });
+const deployed = { allowPrivateUrls: false };
+
+const SPECIAL_V4 = [
+  '0.0.0.0', '0.1.2.3', // "this network" 0/8
+  '10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.255', '192.168.0.1', '192.168.255.255', // private
+  '100.64.0.1', '100.127.255.254', // shared address space (CGNAT)
+  '127.0.0.1', '127.255.255.254', // loopback
+  '169.254.169.254', '169.254.0.1', // link-local, cloud metadata
+  '192.0.0.1', '192.0.0.9', '192.0.0.170', // IETF protocol assignments 192.0.0.0/24
+  '192.0.2.1', '198.51.100.1', '203.0.113.1', // documentation
+  '192.31.196.1', '192.175.48.1', // AS112
+  '192.52.193.1', // AMT
+  '192.88.99.1', // 6to4 relay anycast
+  '198.18.0.1', '198.19.255.255', // benchmarking
+  '224.0.0.1', '239.255.255.250', // multicast
+  '240.0.0.1', '254.255.255.254', // reserved
+  '255.255.255.255', // limited broadcast
+];
+const SPECIAL_V6 = [
+  '::', '::1', // unspecified, loopback
+  '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', // IPv4-mapped, judged by the IPv4 address
+  '::127.0.0.1', '::7f00:1', '::8.8.8.8', // IPv4-compatible ::/96, deprecated
+  '::ffff:0:7f00:1', // IPv4-translated
+  '64:ff9b::a00:1', '64:ff9b::7f00:1', '64:ff9b::808:808', '64:ff9b:1::a00:1', // NAT64, whichever IPv4 address inside
+  '100::1', '100:0:0:1::1', // discard-only, dummy prefix
+  '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+  '2001:1::1', '2001:2::1', '2001:3::1', '2001:4:112::1', '2001:10::1', '2001:20::1', '2001:30::1', // IETF protocol assignments 2001::/23
+  '2001:db8::1', '3fff::1', // documentation
+  '2002:7f00:1::', '2002:a00:1::1', '2002:808:808::1', // 6to4, whichever IPv4 address inside
+  '2620:4f:8000::1', // AS112
+  '5f00::1', // segment routing
+  'fc00::1', 'fd12:3456::1', // unique local
+  'fe80::1', 'febf::1', // link-local
+  'fec0::1', // site-local, deprecated
+  'ff02::1', 'ff05::1:3', 'ff0e::1', // multicast
+];
+const PUBLIC = ['8.8.8.8', '1.1.1.1', '93.184.216.34', '11.0.0.1', '172.32.0.1', '100.128.0.1', '198.20.0.1', '192.0.3.1',
+  '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8'];
+
+// The forms a URL can carry a private address in; WHATWG URL rewrites each before it is judged.
+const ATTACKER_URLS = [
+  'https://127.0.0.1:8443/hook', 'https://[::1]/hook', 'https://[::]/', 'https://localhost/hook',
+  'https://[::ffff:127.0.0.1]/', 'https://[::ffff:7f00:1]/', 'https://[0:0:0:0:0:ffff:127.0.0.1]/', 'https://[::ffff:a9fe:a9fe]/',
+  'https://[::127.0.0.1]/', 'https://[64:ff9b::a00:1]/', 'https://[64:ff9b::10.0.0.1]/', 'https://[64:ff9b:1::a00:1]/',
+  'https://[2002:7f00:1::]/', 'https://[2001::7f00:1]/', 'https://[fe80::1]/', 'https://[fd00::1]/',
+  'https://2130706433/', 'https://0x7f.1/', 'https://0x7f000001/', 'https://0177.0.0.1/', 'https://127.1/', 'https://0/',
+  'https://169.254.169.254/latest/meta-data', 'https://0xa9.0xfe.0xa9.0xfe/', 'https://2852039166/',
+];
 
 describe('callable URLs', () => {
-  it('tells private, loopback, link-local, shared and reserved addresses from public ones', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1',
-      '0.0.0.0', '224.0.0.1', '255.255.255.255', '198.18.0.1', '::1', '::', 'fc00::1', 'fd12::1', 'fe80::1', 'ff02::1', '::ffff:127.0.0.1']) {
-      expect(isPrivateAddress(address), address).toBe(true);
-    }
-    for (const address of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8']) {
-      expect(isPrivateAddress(address), address).toBe(false);
+  it('refuses every special-purpose IPv4 and IPv6 block, and takes public unicast addresses', () => {
+    for (const address of [...SPECIAL_V4, ...SPECIAL_V6]) expect(isPrivateAddress(address), address).toBe(true);
+    for (const address of PUBLIC) expect(isPrivateAddress(address), address).toBe(false);
+  });
+
+  it('refuses a private address however the URL writes it: mapped, compatible, translated, decimal, octal or hex', async () => {
+    for (const url of ATTACKER_URLS) expect(await urlRefusal(url, deployed), url).toBe('not_public');
+    for (const url of ['https://93.184.216.34/hook', 'https://8.8.8.8:8443/', 'https://[2606:4700:4700::1111]/hook', 'https://[::ffff:8.8.8.8]/']) {
+      expect(await urlRefusal(url, deployed), url).toBeNull();
     }
   });
 
-  it('refuses http, private hosts (by address or by name) and names that do not resolve; allows them all locally', async () => {
-    expect(await urlRefusal('http://93.184.216.34/', false)).toBe('not_https');
-    expect(await urlRefusal('https://127.0.0.1:8443/hook', false)).toBe('not_public');
-    expect(await urlRefusal('https://[::1]/hook', false)).toBe('not_public');
-    expect(await urlRefusal('https://localhost/hook', false)).toBe('not_public');
-    expect(await urlRefusal('https://nothing.invalid/hook', false)).toBe('unresolvable');
-    expect(await urlRefusal('https://93.184.216.34/hook', false)).toBeNull();
-    expect(await urlRefusal('http://127.0.0.1:9/hook', true)).toBeNull();
+  it('refuses http and names that do not resolve; allows them all locally', async () => {
+    expect(await urlRefusal('http://93.184.216.34/', deployed)).toBe('not_https');
+    expect(await urlRefusal('https://nothing.invalid/hook', deployed)).toBe('unresolvable');
+    expect(await urlRefusal('https://empty.test/', { ...deployed, resolve: answering([]) })).toBe('unresolvable');
+    expect(await urlRefusal('http://127.0.0.1:9/hook', { allowPrivateUrls: true })).toBeNull();
   });
 
-  it('refuses such a URL for a webhook endpoint and a seamless wallet, naming the field', async () => {
-    const operator = await newOperator(sql, 'ssrf');
-    const post = (path: string, method: string, body: object) => handle(new Request(`http://api.test/v3${path}`, {
-      method, headers: { authorization: `Bearer ${operator.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+  it('refuses a name that resolves to a public and a private address, whichever comes first', async () => {
+    for (const addresses of [['93.184.216.34', '10.0.0.1'], ['2606:4700::1111', '::ffff:127.0.0.1'], ['fd00::1', '8.8.8.8']]) {
+      const resolve = answering(addresses);
+      expect(await urlRefusal('https://mixed.test/hook', { ...deployed, resolve }), addresses.join()).toBe('not_public');
+      expect(resolve.asked).toEqual(['mixed.test']);
+    }
+    expect(await urlRefusal('https://public.test/hook', { ...deployed, resolve: answering(['93.184.216.34', '2606:4700::1111']) })).toBeNull();
+  });
+});
+
+describe('the API refuses a private URL wherever one is set or used', () => {
+  const PRIVATE_IPV6_URLS = ['https://[::ffff:7f00:1]/hook', 'https://[::127.0.0.1]/hook', 'https://[64:ff9b::a00:1]/hook', 'https://[2002:7f00:1::]/hook'];
+  const call = async (key: string, method: string, path: string, body?: object) => {
+    const response = await handle(new Request(`http://api.test/v3${path}`, {
+      method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
     }));
-    for (const [path, method] of [['/webhook-endpoints', 'POST'], ['/wallet-settings', 'PUT']] as const) {
-      const response = await post(path, method, { url: 'https://169.254.169.254/latest/meta-data', ...(method === 'PUT' ? { mode: 'seamless' } : {}) });
-      expect(response.status, path).toBe(400);
-      expect((await response.json()).errors).toEqual([{ pointer: '#/url', code: 'url_not_public', detail: expect.any(String) }]);
+    return { status: response.status, body: await response.json() };
+  };
+  const refused = () => ({
+    status: 400, body: expect.objectContaining({ code: 'validation_failed', errors: [{ pointer: '#/url', code: 'url_not_public', detail: expect.any(String) }] }),
+  });
+
+  it('on a webhook endpoint created, and on a seamless wallet set', async () => {
+    const operator = await newOperator(sql, 'ssrf');
+    for (const url of ['https://169.254.169.254/latest/meta-data', ...PRIVATE_IPV6_URLS]) {
+      expect(await call(operator.key, 'POST', '/webhook-endpoints', { url }), url).toEqual(refused());
+      expect(await call(operator.key, 'PUT', '/wallet-settings', { mode: 'seamless', url }), url).toEqual(refused());
+    }
+    expect((await call(operator.key, 'GET', '/webhook-endpoints')).body.data).toEqual([]);
+    expect((await call(operator.key, 'GET', '/wallet-settings')).body).toMatchObject({ mode: 'transfer' });
+  });
+
+  it('on a webhook endpoint changed, with the same problem as on create, leaving the endpoint as it was', async () => {
+    const operator = await newOperator(sql, 'ssrf-patch');
+    const created = await call(operator.key, 'POST', '/webhook-endpoints', { url: 'https://93.184.216.34/hook' });
+    expect(created.status).toBe(201);
+    for (const url of PRIVATE_IPV6_URLS) {
+      const patched = await call(operator.key, 'PATCH', `/webhook-endpoints/${created.body.id}`, { url, description: 'moved' });
+      const onCreate = await call(operator.key, 'POST', '/webhook-endpoints', { url });
+      expect(patched, url).toEqual(refused());
+      expect(patched.body.errors).toEqual(onCreate.body.errors);
+    }
+    const { secret: _, ...unchanged } = created.body;
+    expect((await call(operator.key, 'GET', `/webhook-endpoints/${created.body.id}`)).body).toEqual(unchanged);
+  });
+
+  it('on the sandbox wallet check of a wallet url set before the rule', async () => {
+    const operator = await newOperator(sql, 'ssrf-check');
+    const testKey = (await issueKey(sql, operator.account, 'Sandbox', false)).key;
+    for (const url of PRIVATE_IPV6_URLS) {
+      await sql`select * from private.change_wallet_settings(${operator.account.id}, false, 'seamless', ${url}, false)`;
+      expect(await call(testKey, 'POST', '/sandbox/wallet-checks', { player_id: 'player-1', currency: 'EUR' }), url).toEqual(refused());
     }
   });
 });

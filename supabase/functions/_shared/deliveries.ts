@@ -2,22 +2,19 @@
 // each event signed with Standard Webhooks, and reports how it went, so the database schedules the
 // retry. A delivery succeeds on a 2xx within the timeout (15 s by default). The same runs carry the
 // seamless wallet's credits and rollbacks that are due again (wallet-call.ts). Runtime-neutral: the
-// database and fetch are injected; a scheduled function and `npm start` call it.
+// database and the name resolver are injected; a scheduled function and `npm start` call it.
 import type { Sql } from './database.ts';
-import { urlRefusal } from './public-url.ts';
+import type { OutboundOptions } from './public-url.ts';
 import { postSigned } from './standard-webhooks.ts';
 import { runWalletCalls, WALLET_TIMEOUT_MS } from './wallet-call.ts';
 
-export interface DeliveryOptions {
-  /** ALLOW_PRIVATE_URLS: send to http and private addresses too (local runs only). */
-  allowPrivateUrls?: boolean;
+export interface DeliveryOptions extends Partial<OutboundOptions> {
   batch?: number;
   /** How long a claim holds a delivery: one a crashed runner never finished is due again after it. */
   leaseSeconds?: number;
   timeoutMs?: number;
   /** How long an operator's seamless wallet has to answer. */
   walletTimeoutMs?: number;
-  fetch?: typeof fetch;
   now?: () => Date;
 }
 
@@ -36,7 +33,7 @@ export async function runDeliveries(sql: Sql, options: DeliveryOptions = {}): Pr
     sql<Claimed[]>`select * from private.claim_deliveries(${options.batch ?? 50}, ${options.leaseSeconds ?? 60})`,
     runWalletCalls(sql, {
       batch: options.batch, leaseSeconds: options.leaseSeconds, timeoutMs: options.walletTimeoutMs ?? WALLET_TIMEOUT_MS.fallback,
-      allowPrivateUrls: options.allowPrivateUrls ?? false, fetch: options.fetch,
+      ...outbound(options),
     }),
     // Rounds open too long become round.stuck events, delivered from the next round on.
     sql<{ stuck: number }[]>`select private.report_stuck_rounds() as stuck`,
@@ -45,6 +42,11 @@ export async function runDeliveries(sql: Sql, options: DeliveryOptions = {}): Pr
   const counts: Record<string, number> = { claimed: claimed.length, ...walletCounts, ...(stuck ? { rounds_stuck: stuck } : {}) };
   for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
   return counts;
+}
+
+/** The delivery options that say how to reach a URL; deployed, private URLs are refused. */
+function outbound(options: DeliveryOptions): OutboundOptions {
+  return { allowPrivateUrls: options.allowPrivateUrls ?? false, resolve: options.resolve, ca: options.ca };
 }
 
 /** Retry-After in seconds, as a number of seconds or an HTTP date; null when absent or unreadable. */
@@ -61,21 +63,17 @@ async function deliver(sql: Sql, delivery: Claimed, options: DeliveryOptions): P
   let status: number | null = null;
   let error: string | null = null;
   let retryAfter: number | null = null;
-  // Checked again at each send: a name can change what it resolves to after the URL was set.
-  const refusal = await urlRefusal(delivery.url, options.allowPrivateUrls ?? false);
-  if (refusal) error = `the url may not be called (${refusal})`;
-  else {
-    const response = await postSigned({
-      url: delivery.url, secrets: delivery.secrets, messageId: delivery.event_id, body: delivery.payload,
-      timeoutMs: options.timeoutMs ?? 15_000, fetch: options.fetch, now,
-    });
-    if ('failure' in response) {
-      error = response.failure === 'timeout' ? 'no answer in time' : 'the endpoint could not be reached';
-    } else {
-      status = response.status;
-      retryAfter = retryAfterSeconds(response.headers.get('retry-after'), now);
-    }
-  }
+  // Checked again at this send (a name can change what it resolves to after the URL was set); the
+  // receiver's body is never read, only its status and Retry-After.
+  const response = await postSigned({
+    url: delivery.url, secrets: delivery.secrets, messageId: delivery.event_id, body: delivery.payload,
+    timeoutMs: options.timeoutMs ?? 15_000, now, ...outbound(options),
+  });
+  if (!('failure' in response)) {
+    status = response.status;
+    retryAfter = retryAfterSeconds(response.headers.get('retry-after'), now);
+  } else if (response.failure === 'refused') error = `the url may not be called (${response.refusal})`;
+  else error = response.failure === 'timeout' ? 'no answer in time' : 'the endpoint could not be reached';
   const [finished] = await sql<{ finish_delivery: string }[]>`
     select private.finish_delivery(${delivery.delivery_id}, ${delivery.attempt}, ${status},
       ${Math.round(performance.now() - started)}, ${error}, ${retryAfter})`;

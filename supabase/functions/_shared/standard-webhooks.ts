@@ -1,6 +1,8 @@
 // The one signing scheme for everything the platform sends out (webhook deliveries, seamless wallet
 // calls): Standard Webhooks, with the maintained `standardwebhooks` package.
 import { Webhook } from 'standardwebhooks';
+import { type PinnedAnswer, pinnedPost } from './pinned-post.ts';
+import { callableTarget, type OutboundOptions, type UrlRefusal } from './public-url.ts';
 
 /**
  * The headers for a JSON `body`: `webhook-id` (the same on every retry of one message, the
@@ -17,33 +19,33 @@ export function signedHeaders(secrets: string[], messageId: string, at: Date, bo
   };
 }
 
-export interface SignedPost {
+export interface SignedPost extends OutboundOptions {
   url: string;
   secrets: string[];
   messageId: string;
   /** The JSON body, signed as sent. */
   body: string;
   timeoutMs: number;
-  /** Read the answer's body (within the timeout: an answer that stalls is no answer); else discard it. */
+  /** Read the answer's body (within the timeout and MAX_ANSWER_BYTES); else none of it is read. */
   keepBody?: boolean;
-  fetch?: typeof fetch;
   now?: Date;
 }
 
-export type SignedAnswer =
-  | { status: number; headers: Headers; text: string | null }
-  | { failure: 'timeout' | 'unreachable' };
+export type SignedAnswer = PinnedAnswer | { failure: 'refused'; refusal: UrlRefusal };
 
-/** A signed POST, redirects not followed, bounded by its timeout; a failure to answer is a value, not a throw. */
+/**
+ * A signed POST to a URL the platform may call, checked at this send and connected to the addresses
+ * checked; redirects not followed, bounded by its timeout; a refusal or a failure to answer is a
+ * value, not a throw.
+ */
 export async function postSigned(post: SignedPost): Promise<SignedAnswer> {
   const headers = signedHeaders(post.secrets, post.messageId, post.now ?? new Date(), post.body);
-  try {
-    const signal = AbortSignal.timeout(post.timeoutMs);
-    const response = await (post.fetch ?? fetch)(post.url, { method: 'POST', headers, body: post.body, signal, redirect: 'manual' });
-    const text = post.keepBody ? await response.text() : (await response.body?.cancel(), null);
-    return { status: response.status, headers: response.headers, text };
-  } catch (error) {
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    return { failure: timedOut ? 'timeout' : 'unreachable' };
-  }
+  // One deadline for the whole send, resolving the name included.
+  const signal = AbortSignal.timeout(post.timeoutMs);
+  const timedOut = new Promise<{ failure: 'timeout' }>((resolve) =>
+    signal.addEventListener('abort', () => resolve({ failure: 'timeout' }), { once: true }));
+  const target = await Promise.race([callableTarget(post.url, post), timedOut]);
+  if ('failure' in target) return target;
+  if ('refusal' in target) return { failure: 'refused', refusal: target.refusal };
+  return pinnedPost(target, { headers, body: post.body, signal, keepBody: post.keepBody ?? false, ca: post.ca });
 }

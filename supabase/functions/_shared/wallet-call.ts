@@ -3,18 +3,20 @@
 // what the round engine decides on:
 // - accepted: a 2xx with the balance after it, a decimal string;
 // - refused: a 4xx with the operator's `code` (a debit it will not take: `insufficient_funds`, ...);
-// - failed: no answer in time, a network error, a 5xx, a redirect or an answer outside the contract.
+// - failed: no answer in time, a network error, a 5xx, a redirect, an answer outside the contract or
+//   larger than MAX_ANSWER_BYTES, or a url the platform may not call (public-url.ts).
 //   A failed debit is answered to the provider as failed and rolled back at the operator; a failed
 //   credit or rollback is retried with the same transaction_id until accepted.
 // The database queues each debit, credit and rollback with the round change it carries
 // (public.wallet_call); makeWalletCall sends one and records the answer, and runWalletCalls is the
 // background runner's share: credits and rollbacks due again.
-// Runtime-neutral: the database, fetch and the clock are injected, so tests drive it against a real
-// server.
+// Runtime-neutral: the database, the name resolver and the clock are injected, so tests drive it
+// against a real server.
 import type { webhooks } from '../v3/api.types.ts';
 import type { Sql } from './database.ts';
-import { urlRefusal } from './public-url.ts';
-import { postSigned } from './standard-webhooks.ts';
+import { MAX_ANSWER_BYTES } from './pinned-post.ts';
+import type { OutboundOptions } from './public-url.ts';
+import { postSigned, type SignedAnswer } from './standard-webhooks.ts';
 
 /**
  * The body the operator's wallet receives (the provider's call, and the session it belongs to), as
@@ -28,14 +30,13 @@ export type WalletAnswer =
   | { kind: 'refused'; code: string; balance: string | null }
   | { kind: 'failed'; reason: string };
 
-export interface WalletCallOptions {
+export interface WalletCallOptions extends OutboundOptions {
   url: string;
   /** The signing secrets, `whsec_...`: the current one, then any still signing after a rotation. */
   secrets: string[];
   /** The message id, the same on every retry of one call, so the operator can tell a retry. */
   messageId: string;
   timeoutMs: number;
-  fetch?: typeof fetch;
   now?: () => Date;
 }
 
@@ -43,13 +44,8 @@ const AMOUNT = /^-?(0|[1-9][0-9]{0,15})(\.[0-9]{1,4})?$/;
 const CODE = /^[a-z][a-z0-9_]{0,63}$/;
 
 export async function callWallet(request: WalletRequest, options: WalletCallOptions): Promise<WalletAnswer> {
-  const response = await postSigned({
-    url: options.url, secrets: options.secrets, messageId: options.messageId, body: JSON.stringify(request),
-    timeoutMs: options.timeoutMs, keepBody: true, fetch: options.fetch, now: options.now?.(),
-  });
-  if ('failure' in response) {
-    return { kind: 'failed', reason: response.failure === 'timeout' ? `no answer within ${options.timeoutMs} ms` : 'the wallet could not be reached' };
-  }
+  const response = await postSigned({ ...options, body: JSON.stringify(request), keepBody: true, now: options.now?.() });
+  if ('failure' in response) return { kind: 'failed', reason: failureReason(response, options.timeoutMs) };
   let answer: Record<string, unknown> | null = null;
   try {
     const parsed = JSON.parse(response.text!);
@@ -67,6 +63,19 @@ export async function callWallet(request: WalletRequest, options: WalletCallOpti
   return { kind: 'failed', reason: `HTTP ${response.status}` };
 }
 
+function failureReason(failure: Extract<SignedAnswer, { failure: string }>, timeoutMs: number): string {
+  switch (failure.failure) {
+    case 'refused':
+      return `the wallet url may not be called (${failure.refusal})`;
+    case 'timeout':
+      return `no answer within ${timeoutMs} ms`;
+    case 'too_large':
+      return `answer too large (over ${MAX_ANSWER_BYTES} bytes)`;
+    case 'unreachable':
+      return 'the wallet could not be reached';
+  }
+}
+
 /** A call as the database hands it out (private.wallet_call_json); no call_id for a balance request. */
 export interface QueuedWalletCall {
   call_id: string | null;
@@ -76,25 +85,17 @@ export interface QueuedWalletCall {
   request: WalletRequest;
 }
 
-export interface WalletCallSettings {
+export interface WalletCallSettings extends OutboundOptions {
   /** WALLET_TIMEOUT_MS: how long the operator has to answer one attempt. */
   timeoutMs: number;
-  /** ALLOW_PRIVATE_URLS: the wallet may be http and private (local runs only). */
-  allowPrivateUrls: boolean;
-  fetch?: typeof fetch;
 }
 
 /** The default answer time of an operator's wallet, and the most a setting may give it. */
 export const WALLET_TIMEOUT_MS = { fallback: 3_000, max: 10_000 };
 
 /** Sends a queued call, its url checked as webhook urls are, at each attempt. */
-export async function sendWalletCall(call: QueuedWalletCall, settings: WalletCallSettings): Promise<WalletAnswer> {
-  const refusal = await urlRefusal(call.url, settings.allowPrivateUrls);
-  if (refusal) return { kind: 'failed', reason: `the wallet url may not be called (${refusal})` };
-  return callWallet(call.request, {
-    url: call.url, secrets: call.secrets, messageId: call.call_id ?? crypto.randomUUID(), timeoutMs: settings.timeoutMs,
-    fetch: settings.fetch,
-  });
+export function sendWalletCall(call: QueuedWalletCall, settings: WalletCallSettings): Promise<WalletAnswer> {
+  return callWallet(call.request, { ...settings, url: call.url, secrets: call.secrets, messageId: call.call_id ?? crypto.randomUUID() });
 }
 
 /** What the round engine answers once the operator has: private.finish_wallet_call. */

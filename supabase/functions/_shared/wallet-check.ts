@@ -2,15 +2,15 @@
 // against an operator's wallet, each passed or failed with what was seen, so an operator can prove
 // its side of the contract before going live (Slotegrator offers the like). The calls are the real
 // ones (callWallet, postSigned), with ids of their own so they touch nothing else.
-// Runtime-neutral: fetch is injected; a test runs it against the reference wallet.
+// Runtime-neutral: the name resolver is injected; a test runs it against the reference wallet.
 import { callWallet, type WalletAnswer, type WalletRequest } from './wallet-call.ts';
+import type { OutboundOptions } from './public-url.ts';
 import { postSigned } from './standard-webhooks.ts';
 
-export interface WalletCheckTarget {
+export interface WalletCheckTarget extends OutboundOptions {
   url: string;
   secrets: string[];
   timeoutMs: number;
-  fetch?: typeof fetch;
 }
 
 export interface ScenarioResult {
@@ -31,7 +31,7 @@ export async function checkWallet(target: WalletCheckTarget, player: { player_id
   const run = crypto.randomUUID();
   const base = { session_id: crypto.randomUUID(), player_id: player.player_id, game_id: 'cgs-check:wallet-check', currency: player.currency };
   const call = (fields: Partial<WalletRequest> & { action: WalletRequest['action'] }, messageId = crypto.randomUUID()) =>
-    callWallet({ ...base, ...fields } as WalletRequest, { url: target.url, secrets: target.secrets, messageId, timeoutMs: target.timeoutMs, fetch: target.fetch });
+    callWallet({ ...base, ...fields } as WalletRequest, { ...target, messageId });
   const id = (name: string) => `cgs-check:${run}-${name}`;
   const results: ScenarioResult[] = [];
   const record = (scenario: string, passed: boolean, detail: string) => results.push({ scenario, passed, detail });
@@ -62,8 +62,8 @@ export async function checkWallet(target: WalletCheckTarget, player: { player_id
 
   // A call signed with a secret that is not the operator's: it must be refused, not applied.
   const forged = await postSigned({
-    url: target.url, secrets: [`whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`],
-    messageId: crypto.randomUUID(), timeoutMs: target.timeoutMs, fetch: target.fetch,
+    ...target, secrets: [`whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`],
+    messageId: crypto.randomUUID(),
     body: JSON.stringify({ ...base, action: 'credit', transaction_id: id('forged'), round_id: id('round'), amount: '1000.0000' }),
   });
   const status = 'failure' in forged ? null : forged.status;

@@ -39,7 +39,9 @@ export async function checkTestWallet(ctx: ApiContext, request: Request): Promis
   if (row.livemode) throw liveKey();
   if (!row.target) throw new Problem('not_seamless', 'Your test-mode wallet is not seamless: PUT /v3/wallet-settings with a test key and a url first.');
   await checkCallableUrl(ctx, row.target.url);
-  const target: WalletCheckTarget = { url: row.target.url, secrets: row.target.secrets, timeoutMs: ctx.config.walletTimeoutMs };
+  const target: WalletCheckTarget = {
+    url: row.target.url, secrets: row.target.secrets, timeoutMs: ctx.config.walletTimeoutMs, allowPrivateUrls: ctx.config.allowPrivateUrls,
+  };
   const scenarios = await checkWallet(target, body);
   return jsonResponse(200, { passed: scenarios.every((s) => s.passed), scenarios }, { 'cache-control': 'no-store' });
 }

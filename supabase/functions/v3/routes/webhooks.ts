@@ -79,7 +79,7 @@ const URL_REFUSALS = {
 
 /** 400 unless the platform may call `url` (public-url.ts); checked again before each delivery. */
 export async function checkCallableUrl(ctx: ApiContext, url: string | undefined): Promise<void> {
-  const refusal = url === undefined ? null : await urlRefusal(url, ctx.config.allowPrivateUrls);
+  const refusal = url === undefined ? null : await urlRefusal(url, { allowPrivateUrls: ctx.config.allowPrivateUrls });
   if (refusal) {
     throw new Problem('validation_failed', 'The request body has invalid fields; see `errors`.', {
       errors: [{ pointer: '#/url', code: `url_${refusal}`, detail: URL_REFUSALS[refusal] }],
