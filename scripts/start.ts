@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import postgres from 'postgres';
 import { connectDatabase } from '../supabase/functions/_shared/database.ts';
 import { drainDeliveries } from '../supabase/functions/_shared/deliveries.ts';
+import { booleanSetting } from '../supabase/functions/_shared/settings.ts';
 import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
 import { paths, prepareDatabase } from './lib/database.ts';
 import { serveFunction } from './lib/deno-function.ts';
@@ -27,6 +28,10 @@ async function demoKeyIsActive(url: string): Promise<boolean> {
   }
 }
 
+// Local runs: webhook and wallet URLs may point at this machine (http://127.0.0.1:...), unless
+// ALLOW_PRIVATE_URLS=false asks for the deployed rule, to try it. Read first: a bad value starts nothing.
+const allowPrivateUrls = booleanSetting((name) => process.env[name] || undefined, 'ALLOW_PRIVATE_URLS', true);
+
 const target = await openTarget();
 // Said first, so a database that cannot be migrated is named where it lives.
 console.log(`database: ${target.url}${target.dir ? ` (embedded, data in ${target.dir})` : ''}`);
@@ -45,8 +50,7 @@ const site = await serveStatic({ '/demo/': `${paths.root}sandbox/demo-game`, '/'
 const served = await serveFunction({
   databaseUrl: target.url,
   env: {
-    // Local runs: webhook and wallet URLs may point at this machine (http://127.0.0.1:...).
-    ALLOW_PRIVATE_URLS: 'true',
+    ALLOW_PRIVATE_URLS: String(allowPrivateUrls),
     // Test sessions of the demo provider's games open the demo game here, which calls this API.
     DEMO_GAME_URL: `${site.url}/demo/?api=http://127.0.0.1:${port}/functions/v1/v3`,
   },
@@ -79,7 +83,7 @@ const deliverySql = connectDatabase(target.url, { max: 2 });
 let stopping = false;
 const deliveries = (async () => {
   while (!stopping) {
-    await drainDeliveries(deliverySql, 1000, { allowPrivateUrls: true, idleMs: 200, stop: () => stopping })
+    await drainDeliveries(deliverySql, 1000, { allowPrivateUrls, idleMs: 200, stop: () => stopping })
       .then((counts) => (counts.claimed || counts.wallet_calls) && console.log(`[deliver] ${JSON.stringify(counts)}`))
       .catch(async (error) => {
         console.error(`[deliver] ${(error as Error).message}`);
