@@ -16,13 +16,13 @@ export interface SqlMutation {
   description: string;
 }
 
-const ROUNDS = '20261124000100_game_rounds.sql';
-const SEAMLESS = '20261125000100_seamless_wallet.sql';
+const ROUNDS = '20261121001600_round_engine.sql';
+const SEAMLESS = '20261121001400_seamless_wallet.sql';
 const LEDGER = '20261121000300_wallets_and_transactions.sql';
-const SANDBOX = '20261125000400_sandbox.sql';
-const WEBHOOKS = '20261124000300_webhooks.sql';
-const COMPLIANCE = '20261125000200_compliance.sql';
-const RESPONSIBLE = '20261125000300_responsible_gaming.sql';
+const SANDBOX = '20261121001500_sandbox.sql';
+const WEBHOOKS = '20261121000800_webhooks.sql';
+const COMPLIANCE = '20261121000900_compliance.sql';
+const RESPONSIBLE = '20261121001000_responsible_gaming.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];

@@ -11,25 +11,25 @@ const callable = {
   authenticated: [
     'private.check_request', 'private.is_staff', 'private.require_staff', 'private.uid',
     'public.import_games', 'public.issue_api_key', 'public.issue_provider_key', 'public.record_transaction',
-    'public.resolve_round', 'public.retry_wallet_call', 'public.revoke_api_key', 'public.revoke_provider_key',
-    'public.set_wallet_settings',
+    'public.resolve_round', 'public.retry_wallet_call', 'public.review_win', 'public.revoke_api_key',
+    'public.revoke_provider_key', 'public.set_wallet_settings',
   ],
   // Staff's own role: the same functions; their guards decide.
   staff: [
     'private.check_request', 'private.is_staff', 'private.require_staff', 'private.resolve_round', 'private.retry_wallet_call',
-    'private.set_wallet_settings', 'private.uid',
+    'private.review_win', 'private.set_wallet_settings', 'private.uid',
     'public.import_games', 'public.issue_api_key', 'public.issue_provider_key', 'public.record_transaction',
-    'public.resolve_round', 'public.retry_wallet_call', 'public.revoke_api_key', 'public.revoke_provider_key',
-    'public.set_wallet_settings',
+    'public.resolve_round', 'public.retry_wallet_call', 'public.review_win', 'public.revoke_api_key',
+    'public.revoke_provider_key', 'public.set_wallet_settings',
   ],
   // The service key: the same functions too (private.uid() for transaction.created_by's default);
   // their guards let it through where staff would pass.
   service_role: [
     'private.check_request', 'private.is_staff', 'private.require_staff', 'private.resolve_round', 'private.retry_wallet_call',
-    'private.set_wallet_settings', 'private.uid',
+    'private.review_win', 'private.set_wallet_settings', 'private.uid',
     'public.import_games', 'public.issue_api_key', 'public.issue_provider_key', 'public.record_transaction',
-    'public.resolve_round', 'public.retry_wallet_call', 'public.revoke_api_key', 'public.revoke_provider_key',
-    'public.set_wallet_settings',
+    'public.resolve_round', 'public.retry_wallet_call', 'public.review_win', 'public.revoke_api_key',
+    'public.revoke_provider_key', 'public.set_wallet_settings',
   ],
   // Supabase Auth: the access token hook, nothing else.
   supabase_auth_admin: ['private.custom_access_token_hook'],

@@ -140,64 +140,6 @@ as $$
 $$;
 revoke execute on function private.event_json from public, anon, authenticated, service_role;
 
-create function private.event_for_session() returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  perform private.emit_event(new.client_id, new.livemode, case tg_op when 'INSERT' then 'session.created' else 'session.closed' end,
-    jsonb_build_object(
-    'id', new.id, 'player_id', new.player_id,
-    'game_id', (select gp.slug from public.game_provider gp where gp.id = new.provider_id) || ':' || new.game,
-    'currency', new.currency_code, 'status', new.status, 'livemode', new.livemode,
-    'created_at', new.created_at, 'expires_at', new.expires_at));
-  return null;
-end;
-$$;
-revoke execute on function private.event_for_session() from public, anon, authenticated, service_role;
-
-create function private.event_for_round() returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  perform private.emit_event(new.client_id, new.livemode, 'round.' || new.status,
-    (select r.round::jsonb from private.round_entry r where r.id = new.id));
-  return null;
-end;
-$$;
-revoke execute on function private.event_for_round() from public, anon, authenticated, service_role;
-
--- The float is live money: its movements are live events.
-create function private.event_for_transaction() returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  threshold numeric;
-begin
-  perform private.emit_event(new.client_id, true, 'transaction.created', jsonb_build_object(
-    'id', new.id, 'type', new.type, 'currency', new.currency_code, 'amount', new.amount::text,
-    'balance_after', new.balance_after::text, 'reference', new.reference, 'note', new.note,
-    'created_at', new.created_at));
-  -- A movement down across the client's alert for this currency: wallet.balance_low, once per crossing.
-  if new.amount < 0 then
-    select (w.low_balance_alerts->>new.currency_code)::numeric into threshold
-    from public.wallet_setting w where w.client_id = new.client_id and w.livemode;
-    if new.balance_after < threshold and new.balance_after - new.amount >= threshold then
-      perform private.emit_event(new.client_id, true, 'wallet.balance_low', jsonb_build_object(
-        'currency', new.currency_code, 'balance', new.balance_after::text, 'threshold', threshold::numeric(20, 4)::text,
-        'transaction_id', new.id));
-    end if;
-  end if;
-  return null;
-end;
-$$;
-revoke execute on function private.event_for_transaction() from public, anon, authenticated, service_role;
-
 create function private.event_for_api_key() returns trigger
 language plpgsql
 security definer
@@ -213,34 +155,15 @@ end;
 $$;
 revoke execute on function private.event_for_api_key() from public, anon, authenticated, service_role;
 
--- Rounds open longer than the setting `rounds.stuck_after_minutes` (60 by default) are reported
--- once each, as `round.stuck`, so the operator and staff can see to them (resolve_round). The
--- delivery runner asks at each of its rounds; a batch at a time, any number of runners at once.
-create function private.report_stuck_rounds(batch int default 100) returns int
-language plpgsql
+-- A new Standard Webhooks signing secret: `whsec_` and 32 random bytes, base64 (wallet calls here,
+-- webhook endpoints in the webhooks migration).
+create function private.new_signing_secret() returns text
+language sql volatile
 set search_path = ''
 as $$
-declare
-  after interval := make_interval(mins => coalesce(
-    (select (s.value #>> '{}')::int from public.app_setting s where s.key = 'rounds.stuck_after_minutes'), 60));
-  reported int;
-begin
-  with stuck as (
-    select r.id from public.game_round r
-    where r.status = 'open' and r.stuck_reported_at is null and r.opened_at < now() - after
-    order by r.opened_at
-    limit report_stuck_rounds.batch
-    for update skip locked
-  ), marked as (
-    update public.game_round r set stuck_reported_at = now() from stuck where r.id = stuck.id
-    returning r.id, r.client_id, r.livemode
-  )
-  select count(private.emit_event(m.client_id, m.livemode, 'round.stuck', (select e.round::jsonb from private.round_entry e where e.id = m.id)))::int
-  into reported from marked m;
-  return reported;
-end;
+  select 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64');
 $$;
-revoke execute on function private.report_stuck_rounds from public, anon, authenticated, service_role;
+revoke execute on function private.new_signing_secret() from public, anon, authenticated, service_role;
 
 -- The retry schedule of everything the platform sends out and retries (webhook deliveries, seamless
 -- credits and rollbacks): about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after the failed attempts
@@ -615,24 +538,6 @@ create trigger support_ticket_event
 create trigger support_ticket_message_event
   after insert on public.support_ticket_message
   for each row execute function private.event_for_ticket();
-
-create trigger game_session_event
-  after insert on public.game_session
-  for each row execute function private.event_for_session();
-
-create trigger game_session_closed_event
-  after update of status on public.game_session
-  for each row when (old.status <> 'closed' and new.status = 'closed')
-  execute function private.event_for_session();
-
-create trigger game_round_event
-  after update of status on public.game_round
-  for each row when (old.status = 'open' and new.status in ('closed', 'cancelled'))
-  execute function private.event_for_round();
-
-create trigger transaction_event
-  after insert on public.transaction
-  for each row execute function private.event_for_transaction();
 
 create trigger api_key_created_event
   after insert on public.api_key

@@ -21,7 +21,7 @@ create table public.game_session (
   livemode boolean not null,
   -- What it was made under (the compliance migration): its jurisdiction, the player's KYC status as
   -- the operator said it, and the reality-check interval, all carried in its launch token.
-  jurisdiction text,
+  jurisdiction text references public.jurisdiction (code) on update cascade,
   kyc_status text,
   reality_check_minutes int,
   created_at timestamptz not null default now(),
@@ -42,6 +42,7 @@ create index game_session_client_id_created_at_idx on public.game_session (clien
 create index game_session_api_key_id_idx on public.game_session (api_key_id);
 create index game_session_provider_id_idx on public.game_session (provider_id);
 create index game_session_currency_code_idx on public.game_session (currency_code);
+create index game_session_jurisdiction_idx on public.game_session (jurisdiction);
 
 -- Stripe's Idempotency-Key semantics, per client and mode. Only completed responses are stored: a request
 -- holds a transaction-scoped advisory lock on (client, key) while it runs, so "still in progress"
@@ -362,6 +363,35 @@ as $$
   select count(*) from purged;
 $$;
 revoke execute on function private.purge_idempotency_keys() from public, anon, authenticated, service_role;
+
+-- ============================================================================================
+-- Events: a session created, and closed
+-- ============================================================================================
+create function private.event_for_session() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.emit_event(new.client_id, new.livemode, case tg_op when 'INSERT' then 'session.created' else 'session.closed' end,
+    jsonb_build_object(
+    'id', new.id, 'player_id', new.player_id,
+    'game_id', (select gp.slug from public.game_provider gp where gp.id = new.provider_id) || ':' || new.game,
+    'currency', new.currency_code, 'status', new.status, 'livemode', new.livemode,
+    'created_at', new.created_at, 'expires_at', new.expires_at));
+  return null;
+end;
+$$;
+revoke execute on function private.event_for_session() from public, anon, authenticated, service_role;
+
+create trigger game_session_event
+  after insert on public.game_session
+  for each row execute function private.event_for_session();
+
+create trigger game_session_closed_event
+  after update of status on public.game_session
+  for each row when (old.status <> 'closed' and new.status = 'closed')
+  execute function private.event_for_session();
 
 -- ============================================================================================
 -- Policies

@@ -61,15 +61,6 @@ grant select on public.wallet_setting to authenticated, staff, service_role;
 -- ============================================================================================
 -- Helper functions
 -- ============================================================================================
--- A new Standard Webhooks signing secret: `whsec_` and 32 random bytes, base64 (wallet calls here,
--- webhook endpoints in the webhooks migration).
-create function private.new_signing_secret() returns text
-language sql volatile
-set search_path = ''
-as $$
-  select 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64');
-$$;
-revoke execute on function private.new_signing_secret() from public, anon, authenticated, service_role;
 
 -- A client's mode in a key mode (transfer until set), read under its lock: shared for a provider
 -- call, held to its end so the mode cannot change under a call that opens a round; exclusive for a
@@ -235,6 +226,41 @@ comment on function public.set_wallet_settings(uuid, text, text, boolean, boolea
   'Staff: sets a client''s wallet mode (transfer or seamless, with its url); a new signing secret is returned once.';
 revoke execute on function public.set_wallet_settings(uuid, text, text, boolean, boolean) from public, anon;
 grant execute on function public.set_wallet_settings(uuid, text, text, boolean, boolean) to authenticated, staff, service_role;
+
+-- ============================================================================================
+-- Events: a movement of the float, and a low balance
+-- ============================================================================================
+-- The float is live money: its movements are live events.
+create function private.event_for_transaction() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  threshold numeric;
+begin
+  perform private.emit_event(new.client_id, true, 'transaction.created', jsonb_build_object(
+    'id', new.id, 'type', new.type, 'currency', new.currency_code, 'amount', new.amount::text,
+    'balance_after', new.balance_after::text, 'reference', new.reference, 'note', new.note,
+    'created_at', new.created_at));
+  -- A movement down across the client's alert for this currency: wallet.balance_low, once per crossing.
+  if new.amount < 0 then
+    select (w.low_balance_alerts->>new.currency_code)::numeric into threshold
+    from public.wallet_setting w where w.client_id = new.client_id and w.livemode;
+    if new.balance_after < threshold and new.balance_after - new.amount >= threshold then
+      perform private.emit_event(new.client_id, true, 'wallet.balance_low', jsonb_build_object(
+        'currency', new.currency_code, 'balance', new.balance_after::text, 'threshold', threshold::numeric(20, 4)::text,
+        'transaction_id', new.id));
+    end if;
+  end if;
+  return null;
+end;
+$$;
+revoke execute on function private.event_for_transaction() from public, anon, authenticated, service_role;
+
+create trigger transaction_event
+  after insert on public.transaction
+  for each row execute function private.event_for_transaction();
 
 -- ============================================================================================
 -- Policies

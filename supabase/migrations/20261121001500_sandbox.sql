@@ -102,6 +102,17 @@ end;
 $$;
 revoke execute on function private.move_money from public, anon, authenticated, service_role;
 
+-- The float's balance in a currency, as text with four places ("0.0000" without a wallet).
+create function private.float_balance(client_id uuid, currency_code text) returns text
+language sql stable
+set search_path = ''
+as $$
+  select coalesce((select w.balance from public.wallet w
+                   where w.client_id = float_balance.client_id and w.currency_code = float_balance.currency_code),
+                  0)::numeric(20, 4)::text;
+$$;
+revoke execute on function private.float_balance from public, anon, authenticated, service_role;
+
 -- What the provider is told the balance is when no money moved: the float's, or the test player's.
 create function private.balance_of(s public.game_session, currency text) returns text
 language sql stable
@@ -188,19 +199,3 @@ create policy "clients read their own test players"
 create policy "staff read all test players"
   on public.sandbox_player for select to staff
   using (true);
-
--- POST /v3/sandbox/wallet-checks: where the caller's seamless wallet is (its key's mode) and the
--- secrets that sign calls to it. `authorized` false for a key that does not authenticate; `target`
--- null when the caller is not in seamless mode.
-create function private.wallet_check_target(key_hash text)
-returns table (authorized boolean, livemode boolean, target json)
-language sql stable
-set search_path = ''
-as $$
-  select a.key_id is not null, a.livemode,
-         case when w.mode = 'seamless' then private.wallet_call_json(null, 0, a.client_id, a.livemode, '{}') end
-  from (select 1) one
-  left join private.authenticate_api_key(wallet_check_target.key_hash) a on true
-  left join public.wallet_setting w on w.client_id = a.client_id and w.livemode = a.livemode;
-$$;
-revoke execute on function private.wallet_check_target from public, anon, authenticated, service_role;

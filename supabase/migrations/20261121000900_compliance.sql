@@ -61,11 +61,6 @@ create index client_jurisdiction_jurisdiction_code_idx on public.client_jurisdic
 -- Where games are certified: game_provider.jurisdictions, and game.jurisdictions where a game differs
 -- (their own migrations' columns, shown and filtered by GET /v3/games).
 
--- A session's jurisdiction (the sessions migration's column) is one of these.
-alter table public.game_session add constraint game_session_jurisdiction_fkey
-  foreign key (jurisdiction) references public.jurisdiction (code) on update cascade;
-create index game_session_jurisdiction_idx on public.game_session (jurisdiction);
-
 -- ============================================================================================
 -- Row level security
 -- ============================================================================================

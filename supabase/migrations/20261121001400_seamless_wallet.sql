@@ -281,6 +281,22 @@ end;
 $$;
 revoke execute on function private.claim_wallet_calls from public, anon, authenticated, service_role;
 
+-- POST /v3/sandbox/wallet-checks: where the caller's seamless wallet is (its key's mode) and the
+-- secrets that sign calls to it. `authorized` false for a key that does not authenticate; `target`
+-- null when the caller is not in seamless mode.
+create function private.wallet_check_target(key_hash text)
+returns table (authorized boolean, livemode boolean, target json)
+language sql stable
+set search_path = ''
+as $$
+  select a.key_id is not null, a.livemode,
+         case when w.mode = 'seamless' then private.wallet_call_json(null, 0, a.client_id, a.livemode, '{}') end
+  from (select 1) one
+  left join private.authenticate_api_key(wallet_check_target.key_hash) a on true
+  left join public.wallet_setting w on w.client_id = a.client_id and w.livemode = a.livemode;
+$$;
+revoke execute on function private.wallet_check_target from public, anon, authenticated, service_role;
+
 -- ============================================================================================
 -- Functions (RPC)
 -- ============================================================================================
