@@ -29,6 +29,7 @@ const (
 	CodeReferenceUnavailable  ErrorCode = "reference_unavailable"
 	CodeInternalError         ErrorCode = "internal_error"
 	CodeServiceUnavailable    ErrorCode = "service_unavailable"
+	CodeOutcomeUnknown        ErrorCode = "outcome_unknown"
 	CodeInvalidProviderKey    ErrorCode = "invalid_provider_key"
 	CodeInvalidSessionToken   ErrorCode = "invalid_session_token"
 	CodeUnknownSession        ErrorCode = "unknown_session"
@@ -67,7 +68,7 @@ var errorCodes = []ErrorCode{
 	CodeMalformedJSON, CodeValidationFailed, CodeInvalidIdempotencyKey, CodeInvalidSessionID,
 	CodeInvalidParameters, CodeMissingAPIKey, CodeInvalidAPIKey, CodeNotFound, CodeMethodNotAllowed,
 	CodeIdempotencyKeyInUse, CodePayloadTooLarge, CodeUnsupportedMediaType, CodeIdempotencyKeyReused,
-	CodeReferenceUnavailable, CodeInternalError, CodeServiceUnavailable, CodeInvalidProviderKey,
+	CodeReferenceUnavailable, CodeInternalError, CodeServiceUnavailable, CodeOutcomeUnknown, CodeInvalidProviderKey,
 	CodeInvalidSessionToken, CodeUnknownSession, CodeDuplicateTransaction, CodeInsufficientFunds,
 	CodeSessionExpired, CodeSessionClosed, CodeTestPlayerUnknown, CodeUnknownRound, CodeRoundClosed,
 	CodeRoundMismatch, CodeUnknownTransaction, CodeTransactionRolledBack, CodeBetSettled,

@@ -1,6 +1,7 @@
 // A slow or silent database cannot pile requests up without bound: each statement is cut off at
 // statement_timeout, each connection attempt at connect_timeout, and a burst larger than the pool
-// waits for one of its N connections instead of opening more. All three come from the environment.
+// waits for one of its N connections instead of opening more. All come from the environment, with
+// the query deadline (tests/faults/frozen-database.test.ts).
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import {
@@ -138,13 +139,15 @@ describe('settings from the environment', () => {
     }
   }
 
-  it('defaults to a pool of 10, a 5 s connect timeout, a 5 s statement timeout and no prepared statements', () => {
-    expect(from({})).toEqual({ max: 10, connectTimeoutSeconds: 5, statementTimeoutMs: 5_000, prepare: false });
+  it('defaults to a pool of 10, a 5 s connect timeout, a 5 s statement timeout, a 6 s deadline and no prepared statements', () => {
+    expect(from({})).toEqual({ max: 10, connectTimeoutSeconds: 5, statementTimeoutMs: 5_000, queryDeadlineMs: 6_000, prepare: false });
   });
 
-  it('reads DB_POOL_MAX, DB_CONNECT_TIMEOUT_S, DB_STATEMENT_TIMEOUT_MS and DB_PREPARE, and the pool applies them', async () => {
-    const options = from({ DB_POOL_MAX: '2', DB_CONNECT_TIMEOUT_S: '1.5', DB_STATEMENT_TIMEOUT_MS: '250', DB_PREPARE: 'true' });
-    expect(options).toEqual({ max: 2, connectTimeoutSeconds: 1.5, statementTimeoutMs: 250, prepare: true });
+  it('reads DB_POOL_MAX, DB_CONNECT_TIMEOUT_S, DB_STATEMENT_TIMEOUT_MS, DB_QUERY_DEADLINE_MS and DB_PREPARE, and the pool applies them', async () => {
+    const options = from({
+      DB_POOL_MAX: '2', DB_CONNECT_TIMEOUT_S: '1.5', DB_STATEMENT_TIMEOUT_MS: '250', DB_QUERY_DEADLINE_MS: '900', DB_PREPARE: 'true',
+    });
+    expect(options).toEqual({ max: 2, connectTimeoutSeconds: 1.5, statementTimeoutMs: 250, queryDeadlineMs: 900, prepare: true });
     expect(await statementTimeoutOf(options)).toBe('250ms');
     expect(from({ DB_PREPARE: 'false' }).prepare).toBe(false);
   });
@@ -157,6 +160,7 @@ describe('settings from the environment', () => {
     ['DB_POOL_MAX', '0'], ['DB_POOL_MAX', '2.5'], ['DB_POOL_MAX', 'ten'], ['DB_POOL_MAX', '0x10'], ['DB_POOL_MAX', '1e7'],
     ['DB_CONNECT_TIMEOUT_S', '-1'], ['DB_CONNECT_TIMEOUT_S', 'Infinity'], ['DB_CONNECT_TIMEOUT_S', ' 5 '],
     ['DB_STATEMENT_TIMEOUT_MS', ''], ['DB_STATEMENT_TIMEOUT_MS', '0'], ['DB_STATEMENT_TIMEOUT_MS', '1e3'],
+    ['DB_QUERY_DEADLINE_MS', '0'], ['DB_QUERY_DEADLINE_MS', '6s'], ['DB_QUERY_DEADLINE_MS', '1.5'],
   ])('refuses to start with %s=%j rather than run without a bound', (name, value) => {
     expect(() => from({ [name]: value })).toThrow(name);
   });
@@ -164,13 +168,15 @@ describe('settings from the environment', () => {
   it('accepts each setting up to its limit, and a statement timeout at the limit works on a real connection', async () => {
     const limits = {
       DB_POOL_MAX: settingLimits.poolMax, DB_CONNECT_TIMEOUT_S: settingLimits.connectTimeoutSeconds,
-      DB_STATEMENT_TIMEOUT_MS: settingLimits.statementTimeoutMs,
+      DB_STATEMENT_TIMEOUT_MS: settingLimits.statementTimeoutMs, DB_QUERY_DEADLINE_MS: settingLimits.queryDeadlineMs,
     };
     for (const [name, limit] of Object.entries(limits)) {
       expect(() => from({ [name]: String(limit + 1) })).toThrow(`${name} must be a positive`);
     }
     const options = from(Object.fromEntries(Object.entries(limits).map(([name, limit]) => [name, String(limit)])));
-    expect(options).toEqual({ max: 1000, connectTimeoutSeconds: 600, statementTimeoutMs: 2 ** 31 - 1, prepare: false });
+    expect(options).toEqual({
+      max: 1000, connectTimeoutSeconds: 600, statementTimeoutMs: 2 ** 31 - 1, queryDeadlineMs: 2 ** 31 - 1, prepare: false,
+    });
     expect(await statementTimeoutOf(options)).toBe('2147483647ms');
   });
 });

@@ -21,12 +21,25 @@ let client: string;
 let url: string;
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const received: string[] = [];
-let behaviour: 'answer' | 'hang up' | 'slow' = 'answer';
+let behaviour: 'answer' | 'hang up' | 'hold' = 'answer';
+/** While holding: resolves when a request arrives; the receiver answers once `answer` is called. */
+let arrived: Promise<void>;
+let answer: () => void;
+const hold = () => {
+  let came!: () => void;
+  arrived = new Promise((resolve) => (came = resolve));
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  return { came, answered };
+};
+let held = hold();
 const server = createServer((req, res) => {
   req.resume().on('end', async () => {
     received.push(req.headers['webhook-id'] as string);
     if (behaviour === 'hang up') return req.socket.destroy();
-    if (behaviour === 'slow') await new Promise((resolve) => setTimeout(resolve, 300));
+    if (behaviour === 'hold') {
+      held.came();
+      await held.answered;
+    }
     res.writeHead(204).end();
   });
 });
@@ -85,11 +98,14 @@ describe('deliveries under faults', () => {
   it('the database going down mid-delivery loses nothing: the claim returns and the event goes out again', async () => {
     const proxy = await databaseProxy(databaseUrl);
     const viaProxy = connectDatabase(proxy.url, { max: 2 });
-    behaviour = 'slow';
+    behaviour = 'hold';
+    held = hold();
     const { event, delivery } = await pendingEvent();
     const run = runDeliveries(viaProxy, local).then(() => 'finished', (error: Error) => error.message);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Mid-delivery: the receiver has the request, the runner waits for its answer.
+    await arrived;
     await proxy.down();
+    answer();
     expect(await run).toMatch(/ECONNREFUSED|CONNECTION|closed/i);
     await proxy.up();
     await viaProxy.end();

@@ -145,6 +145,19 @@ def test_a_503_is_retried_even_for_a_create_without_idempotency(fake_api):
     assert endpoint.secret == "whsec_abc" and len(fake_api.requests) == 2
 
 
+def test_an_outcome_unknown_is_retried_only_where_the_repeat_is_the_same_request(fake_api):
+    # The write may have been applied: a create without a key is not sent again, a session's is.
+    unknown = Reply(503, problem(503, "outcome_unknown", retryable=True), {"Retry-After": "1"})
+    fake_api.script = [unknown]
+    with pytest.raises(casino_gaming.ServiceUnavailableError) as raised:
+        fake_api.client().webhook_endpoints.create(url="https://h.example/")
+    assert raised.value.code == "outcome_unknown" and len(fake_api.requests) == 1
+    fake_api.script = [unknown, Reply(201, SESSION)]
+    assert fake_api.client().sessions.create(**CREATE).id == SESSION["id"]
+    keys = {request.headers["idempotency-key"] for request in fake_api.requests[1:]}
+    assert len(fake_api.requests) == 3 and len(keys) == 1
+
+
 def test_an_unreachable_server_raises_a_connection_error_after_the_retries(caplog):
     client = casino_gaming.Client(
         "cgs_live_unit-test-key", base_url=f"http://127.0.0.1:{closed_port()}/functions/v1", max_retries=2

@@ -789,7 +789,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -814,7 +814,7 @@ export interface components {
             status: number;
             detail: string;
             code: components["schemas"]["ProblemCode"];
-            /** @description Whether sending the same request again may succeed: true for `idempotency_key_in_use` (409), `service_unavailable` (503), and on the provider API `transaction_pending` (409), `wallet_pending` and `wallet_unavailable` (502); false otherwise. */
+            /** @description Whether sending the same request again may succeed: true for `idempotency_key_in_use` (409), `service_unavailable` (503), `outcome_unknown` (503: only the same request again, under the same `Idempotency-Key` or `transaction_id`, never a new one), and on the provider API `transaction_pending` (409), `wallet_pending` and `wallet_unavailable` (502); false otherwise. */
             retryable: boolean;
             /** @description Every failing field (400 `validation_failed` and `invalid_parameters`, 422 `reference_unavailable`). */
             errors?: components["schemas"]["FieldError"][];
@@ -1658,7 +1658,7 @@ export interface components {
                 };
             };
         };
-        /** @description The database could not be reached or was too slow. Nothing was written, unless the connection was lost just after a commit: retrying with the same Idempotency-Key is safe either way. */
+        /** @description The database could not be reached or was too slow; a read writes nothing. */
         ServiceUnavailable: {
             headers: {
                 /**
@@ -1679,6 +1679,30 @@ export interface components {
                     status?: 503;
                     /** @constant */
                     code?: "service_unavailable";
+                };
+            };
+        };
+        /** @description The database could not be reached, was too slow, or lost its answer. `service_unavailable`: the request was not applied (nothing was written). `outcome_unknown`: its statement reached the database and no answer came back, so it may have been applied; send it again unchanged, with the same `Idempotency-Key` or `transaction_id` (never a new one), and the answer is the first one's. */
+        WriteUnavailable: {
+            headers: {
+                /**
+                 * @description Seconds to wait before retrying.
+                 * @example 5
+                 */
+                "Retry-After": number;
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 503;
+                    /** @enum {unknown} */
+                    code?: "service_unavailable" | "outcome_unknown";
                 };
             };
         };
@@ -2051,7 +2075,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     getSession: {
@@ -2527,7 +2551,7 @@ export interface operations {
             422: components["responses"]["ProviderRefused"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["WalletUnanswered"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     providerWin: {
@@ -2555,7 +2579,7 @@ export interface operations {
             422: components["responses"]["ProviderRefused"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["WalletUnanswered"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     providerRollback: {
@@ -2583,7 +2607,7 @@ export interface operations {
             422: components["responses"]["ProviderRefused"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["WalletUnanswered"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     listRounds: {
@@ -2746,7 +2770,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -2823,7 +2847,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -2895,7 +2919,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -2938,7 +2962,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     listEvents: {
@@ -3092,7 +3116,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     rotateWebhookSecret: {
@@ -3128,7 +3152,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     testWebhookEndpoint: {
@@ -3164,7 +3188,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     listJurisdictions: {
@@ -3317,7 +3341,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     closeSession: {
@@ -3354,7 +3378,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     createSandboxPlayer: {
@@ -3391,7 +3415,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     getSandboxPlayer: {
@@ -3467,7 +3491,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     receiveEvent: {

@@ -14,7 +14,11 @@ export type RetryPolicy = Required<RetryOptions>;
 
 export const defaultRetryPolicy: RetryPolicy = { max: 2, baseDelayMs: 250, maxDelayMs: 30_000 };
 
-/** 409: the same Idempotency-Key is still running; 503: the service could not reach its database. */
+/**
+ * 409: the same Idempotency-Key is still running; 503: the service could not reach its database
+ * (`service_unavailable`) or lost its answer (`outcome_unknown`: the same key replays it). Retried
+ * only with the same Idempotency-Key, or for a GET.
+ */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([409, 503]);
 
 /**

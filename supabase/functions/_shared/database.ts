@@ -1,5 +1,7 @@
 // The endpoint's connection pool (postgres.js), set up to work behind Supabase's transaction
 // pooler and bounded in time, and the line between "the database is unreachable" (503) and a bug (500).
+// A call that fails for want of the database says whether its statement may have run: a write
+// whose answer was lost may have committed, and the caller must be told so, not "nothing was written".
 import postgres from 'postgres';
 import { booleanSetting, type Env, positiveSetting } from './settings.ts';
 
@@ -12,6 +14,13 @@ export interface DatabaseOptions {
   connectTimeoutSeconds?: number;
   /** How long one statement may run before Postgres cancels it, in milliseconds. */
   statementTimeoutMs?: number;
+  /**
+   * How long one call may take from the caller's side, in milliseconds: waiting for a connection,
+   * connecting and running. Postgres's statement_timeout cannot fire on a database that stopped
+   * answering; past this the call fails and its connection is discarded, never handed out again
+   * while it may still be busy.
+   */
+  queryDeadlineMs?: number;
   /** Names the pool's connections in pg_stat_activity. */
   applicationName?: string;
   /**
@@ -28,6 +37,9 @@ export const databaseDefaults = {
   max: 10,
   connectTimeoutSeconds: 5,
   statementTimeoutMs: 5_000,
+  // Above statement_timeout, so that a slow statement is cancelled by Postgres (nothing written)
+  // before the deadline leaves its outcome unknown.
+  queryDeadlineMs: 6_000,
   applicationName: 'cgs-v3',
   prepare: false,
 } as const satisfies Required<DatabaseOptions>;
@@ -39,21 +51,144 @@ export const databaseDefaults = {
  */
 export const reconnectBackoffCapSeconds = 0.5;
 
+/**
+ * The pool: up to `max` connections, each a postgres.js client of its own so that one whose call
+ * ran past the deadline can be destroyed alone. Calls wait in order for a free one. Served: the
+ * tagged call, `json` and `end`.
+ */
 export function connectDatabase(url: string, options: DatabaseOptions = {}): Sql {
   const settings = { ...databaseDefaults, ...options };
-  return postgres(url, {
-    prepare: settings.prepare,
-    max: settings.max,
-    connect_timeout: settings.connectTimeoutSeconds,
-    idle_timeout: 20,
-    max_lifetime: 30 * 60,
-    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, reconnectBackoffCapSeconds) * (0.5 + Math.random() / 2),
-    connection: {
-      application_name: settings.applicationName,
-      statement_timeout: settings.statementTimeoutMs,
-    },
-    onnotice: () => {},
+  const connection = () =>
+    postgres(url, {
+      prepare: settings.prepare,
+      max: 1,
+      connect_timeout: settings.connectTimeoutSeconds,
+      idle_timeout: 20,
+      max_lifetime: 30 * 60,
+      backoff: (retries: number) => Math.min(0.05 * 2 ** retries, reconnectBackoffCapSeconds) * (0.5 + Math.random() / 2),
+      connection: {
+        application_name: settings.applicationName,
+        statement_timeout: settings.statementTimeoutMs,
+      },
+      onnotice: () => {},
+    });
+  const helpers = connection(); // json() and the like; it never connects
+  const idle: Sql[] = [];
+  // Calls waiting for a connection; given none when the pool ends.
+  const waiting: ((connection?: Sql) => void)[] = [];
+  const live = new Set<Sql>();
+  let ending = false;
+
+  const acquire = (use: (connection?: Sql) => void) => {
+    if (idle.length) return use(idle.pop()!);
+    if (live.size < settings.max) return use(opened());
+    waiting.push(use);
+  };
+  const opened = () => {
+    const fresh = connection();
+    live.add(fresh);
+    return fresh;
+  };
+  const release = (done: Sql) => (waiting.length ? waiting.shift()!(done) : idle.push(done));
+  const discard = (stuck: Sql) => {
+    live.delete(stuck);
+    stuck.end({ timeout: 0 }).catch(() => {});
+    if (waiting.length) waiting.shift()!(opened());
+  };
+
+  const ended = () => new DatabaseUnavailable(false, Object.assign(new Error('the pool has ended'), { code: 'CONNECTION_ENDED' }));
+  const call = (strings: TemplateStringsArray, ...args: unknown[]) =>
+    new Promise((resolve, reject) => {
+      if (ending) return reject(ended());
+      let held: Sql | undefined;
+      let query: postgres.PendingQuery<postgres.Row[]> | undefined;
+      let late = false;
+      const timer = setTimeout(() => {
+        late = true;
+        const sent = statementSent(query);
+        if (held) discard(held);
+        else waiting.splice(waiting.indexOf(use), 1);
+        reject(new DatabaseUnavailable(sent, Object.assign(new Error('no answer within the query deadline'), { code: 'QUERY_DEADLINE' })));
+      }, settings.queryDeadlineMs);
+      const use = (connection?: Sql) => {
+        if (!connection) {
+          clearTimeout(timer);
+          return reject(ended());
+        }
+        held = connection;
+        query = connection(strings, ...(args as never[]));
+        query.then((rows) => {
+          if (late) return;
+          clearTimeout(timer);
+          release(connection);
+          resolve(rows);
+        }, (error: unknown) => {
+          if (late) return;
+          clearTimeout(timer);
+          // A connection that failed is not trusted again (postgres.js can keep the failed call
+          // on it, or hand its error to the next): a fresh one takes its place.
+          const lost = isDatabaseUnavailable(error) && !statementFailed(error);
+          if (lost) discard(connection);
+          else release(connection);
+          reject(isDatabaseUnavailable(error) ? new DatabaseUnavailable(lost && statementSent(query), error) : error);
+        });
+      };
+      acquire(use);
+    });
+
+  return new Proxy(helpers, {
+    apply: (_, __, [strings, ...args]) => call(strings, ...args),
+    get: (target, property, receiver) =>
+      property === 'end'
+        ? async (endOptions?: { timeout?: number }) => {
+          ending = true;
+          waiting.splice(0).forEach((use) => use());
+          await Promise.all([...live, helpers].map((each) => each.end(endOptions)));
+        }
+        : Reflect.get(target, property, receiver),
   });
+}
+
+/**
+ * Whether postgres.js handed the query to a connected connection to write: it sets the query's
+ * `state` (its connection's backend key) then, and never before. A query that failed before has not
+ * reached the database.
+ */
+function statementSent(query: unknown): boolean {
+  return ((query as { state?: unknown } | undefined)?.state ?? null) !== null;
+}
+
+/**
+ * An error Postgres answered for the statement (severity ERROR, such as a statement timeout): the
+ * statement's transaction was rolled back. A FATAL error ends the connection instead, and may
+ * arrive after a commit.
+ */
+function statementFailed(error: unknown): boolean {
+  return error instanceof postgres.PostgresError && error.severity === 'ERROR';
+}
+
+/**
+ * Whether a failure for want of the database may have left its statement run: known for a call of
+ * connectDatabase's pool; for any other (a bare postgres.js client), assumed unless Postgres
+ * answered the statement with an error.
+ */
+export function mayHaveRun(error: unknown): boolean {
+  return error instanceof DatabaseUnavailable ? error.mayHaveRun : !statementFailed(error);
+}
+
+/**
+ * A call that failed for want of the database: it could not be reached, ended the connection, or
+ * gave no answer within the deadline. `mayHaveRun`: the statement reached the database and its
+ * fate is unknown (it may have committed); false when it is known not to have run.
+ */
+export class DatabaseUnavailable extends Error {
+  override readonly name = 'DatabaseUnavailable';
+  readonly code: string;
+
+  constructor(readonly mayHaveRun: boolean, cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.code = String((cause as { code?: unknown } | null)?.code ?? 'UNAVAILABLE');
+  }
 }
 
 /**
@@ -61,10 +196,13 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Sql
  * a huge pool is memory gone at start-up; it times a connect with setTimeout, which wraps past about
  * 24 days; Postgres refuses a statement_timeout above 2^31 - 1 ms on every connection.
  */
-export const settingLimits = { poolMax: 1000, connectTimeoutSeconds: 600, statementTimeoutMs: 2 ** 31 - 1 } as const;
+export const settingLimits = {
+  poolMax: 1000, connectTimeoutSeconds: 600, statementTimeoutMs: 2 ** 31 - 1, queryDeadlineMs: 2 ** 31 - 1,
+} as const;
 
 /**
- * The pool's bounds from the environment (DB_POOL_MAX, DB_CONNECT_TIMEOUT_S, DB_STATEMENT_TIMEOUT_MS);
+ * The pool's bounds from the environment (DB_POOL_MAX, DB_CONNECT_TIMEOUT_S, DB_STATEMENT_TIMEOUT_MS,
+ * DB_QUERY_DEADLINE_MS);
  * a value that is not a positive number within settingLimits stops the start-up instead of failing
  * every connection or silently meaning "no limit". DB_PREPARE (`true` or `false`, default false) turns
  * prepared statements on, for a direct connection only.
@@ -77,6 +215,9 @@ export function databaseOptionsFromEnv(env: Env): Required<Omit<DatabaseOptions,
     }),
     statementTimeoutMs: positiveSetting(env, 'DB_STATEMENT_TIMEOUT_MS', {
       fallback: databaseDefaults.statementTimeoutMs, integer: true, max: settingLimits.statementTimeoutMs,
+    }),
+    queryDeadlineMs: positiveSetting(env, 'DB_QUERY_DEADLINE_MS', {
+      fallback: databaseDefaults.queryDeadlineMs, integer: true, max: settingLimits.queryDeadlineMs,
     }),
     prepare: booleanSetting(env, 'DB_PREPARE', databaseDefaults.prepare),
   };
@@ -93,7 +234,8 @@ const unreachable = new Set([
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const code = String((error as { code?: unknown } | null)?.code ?? '');
-  return unreachable.has(code)
+  return error instanceof DatabaseUnavailable
+    || unreachable.has(code)
     || code.startsWith('08') // connection exception
     || code.startsWith('53') // insufficient resources (too many connections, out of memory)
     || ['57P01', '57P02', '57P03', '57014'].includes(code); // shutdown, cannot connect now, timeout

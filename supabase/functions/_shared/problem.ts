@@ -50,18 +50,21 @@ const catalogue = {
   loss_limit_reached: [422, 'Loss limit reached'],
   internal_error: [500, 'Internal error'],
   service_unavailable: [503, 'Service unavailable'],
+  outcome_unknown: [503, 'Outcome unknown'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ProblemCode = keyof typeof catalogue;
 
 /**
  * The answers worth sending again unchanged: a request still running under the same Idempotency-Key,
- * a database that was out of reach (nothing was written), and a seamless wallet call still under way
+ * a database that was out of reach (nothing was written), a write the database may have applied
+ * without confirming it (only the same request again, under the same transaction_id or
+ * Idempotency-Key, is safe: it gets the first answer), and a seamless wallet call still under way
  * (the same call again gets its answer). Every other answer stays the same on a retry until the
  * request changes.
  */
 const RETRYABLE = new Set<ProblemCode>([
-  'idempotency_key_in_use', 'service_unavailable', 'transaction_pending', 'wallet_pending', 'wallet_unavailable',
+  'idempotency_key_in_use', 'service_unavailable', 'outcome_unknown', 'transaction_pending', 'wallet_pending', 'wallet_unavailable',
 ]);
 
 /**

@@ -4,7 +4,7 @@
 // DELIVER_IDLE_MS (250 ms) while nothing is due, so what is written is sent within about that even
 // between calls; then it answers what it did. Hosted, Supabase checks the caller's JWT (the service
 // key the schedule sends) before it runs.
-import { connectDatabase, databaseOptionsFromEnv } from '../_shared/database.ts';
+import { connectDatabase, databaseOptionsFromEnv, isDatabaseUnavailable, loggableError } from '../_shared/database.ts';
 import { drainDeliveries } from '../_shared/deliveries.ts';
 import { booleanSetting, positiveSetting } from '../_shared/settings.ts';
 import { WALLET_TIMEOUT_MS } from '../_shared/wallet-call.ts';
@@ -26,7 +26,15 @@ Deno.serve(
     : {},
   async (request) => {
     if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
-    const counts = await drainDeliveries(sql, budgetMs, { allowPrivateUrls, walletTimeoutMs, idleMs });
-    return new Response(JSON.stringify(counts), { headers: { 'content-type': 'application/json' } });
+    try {
+      const counts = await drainDeliveries(sql, budgetMs, { allowPrivateUrls, walletTimeoutMs, idleMs });
+      return new Response(JSON.stringify(counts), { headers: { 'content-type': 'application/json' } });
+    } catch (error) {
+      // Every call has the pool's deadline, so a lost database ends the run here; what it had
+      // claimed comes due again after its lease.
+      if (!isDatabaseUnavailable(error)) throw error;
+      console.error('database unavailable', loggableError(error));
+      return new Response(JSON.stringify({ error: 'database unavailable' }), { status: 503, headers: { 'content-type': 'application/json' } });
+    }
   },
 );

@@ -2,7 +2,7 @@
 // the same app in-process against a real database. Each resource's routes are named handlers in
 // routes/<resource>.ts; this file mounts them and turns every error into problem+json.
 import { Hono } from 'hono';
-import { isDatabaseUnavailable } from '../_shared/database.ts';
+import { isDatabaseUnavailable, mayHaveRun } from '../_shared/database.ts';
 import { Problem } from '../_shared/problem.ts';
 import { type ApiContext, apiContext, type ApiDependencies } from './context.ts';
 import { catalogueRoutes } from './routes/catalogue.ts';
@@ -33,7 +33,7 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
   const app = new Hono({ strict: false });
   for (const base of BASES) app.route(base, v3);
   app.notFound(() => new Problem('not_found', 'No such resource in API v3.').toResponse());
-  app.onError((error) => errorResponse(ctx, error));
+  app.onError((error, c) => errorResponse(ctx, error, c.req.method));
   // A Problem is an Error, so Hono's onError answers it inside the route's middleware (a CORS header
   // set there stays). Hono rethrows what is not an Error; such an answer to HEAD keeps its headers
   // and drops its body, as Hono does for its own.
@@ -41,19 +41,32 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
     try {
       return await app.fetch(request);
     } catch (error) {
-      const response = errorResponse(ctx, error);
+      const response = errorResponse(ctx, error, request.method);
       return request.method === 'HEAD' ? new Response(null, response) : response;
     }
   };
 }
 
-/** A Problem as itself; an unreachable database as 503; anything else logged, and a bare 500. */
-function errorResponse(ctx: ApiContext, error: unknown): Response {
+// Requests that write nothing, whatever happened to their statements.
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A Problem as itself; an unreachable database as 503: outcome_unknown when a write's statement may
+ * have run (its answer was lost: it may have committed), else service_unavailable (nothing was
+ * written); anything else logged, and a bare 500.
+ */
+function errorResponse(ctx: ApiContext, error: unknown, method: string): Response {
   if (error instanceof Problem) return error.toResponse();
   if (isDatabaseUnavailable(error)) {
     ctx.logError('database unavailable', error);
-    return new Problem('service_unavailable', 'The service is temporarily unavailable; retry shortly.', {
-      headers: { 'retry-after': '5' },
+    const headers = { 'retry-after': '5' };
+    if (!READS.has(method) && mayHaveRun(error)) {
+      return new Problem('outcome_unknown',
+        'The database did not confirm this request: it may have been applied. Send it again unchanged, with the same '
+          + 'transaction_id or Idempotency-Key (never a new one), to get its answer.', { headers }).toResponse();
+    }
+    return new Problem('service_unavailable', 'The service is temporarily unavailable; nothing was written. Retry shortly.', {
+      headers,
     }).toResponse();
   }
   ctx.logError('unexpected error', error);

@@ -283,6 +283,9 @@ class Client:
 
     @staticmethod
     def _worth_retrying(error: ApiError, repeatable: bool) -> bool:
+        # The write may have been applied: only the same request again under the same key is safe.
+        if error.code == "outcome_unknown":
+            return repeatable
         if error.retryable or error.status == 429:
             return True
         # A gateway's bad-gateway or timeout answer may come after the call took effect: repeated

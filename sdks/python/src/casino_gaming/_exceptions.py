@@ -135,7 +135,9 @@ class InternalServerError(ApiError):
 
 
 class ServiceUnavailableError(ApiError):
-    """503: the service could not reach its database; nothing was written and a retry is safe."""
+    """503: the service could not reach its database. ``service_unavailable``: nothing was written.
+    ``outcome_unknown``: the request may have been applied; only the same request under the same
+    Idempotency-Key or transaction_id is safe to send again (the client retries only those)."""
 
 
 _BY_STATUS: Dict[int, Type[ApiError]] = {

@@ -84,6 +84,7 @@ ProblemCode = Literal[
     "reference_unavailable",
     "internal_error",
     "service_unavailable",
+    "outcome_unknown",
     "invalid_provider_key",
     "invalid_session_token",
     "unknown_session",

@@ -7,6 +7,7 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { authenticatedRejection, invalidProviderKey, providerKeyHash } from '../../_shared/api-key.ts';
+import { DatabaseUnavailable, isDatabaseUnavailable } from '../../_shared/database.ts';
 import { jsonResponse } from '../../_shared/http.ts';
 import { Problem, type ProblemCode } from '../../_shared/problem.ts';
 import { readJsonBody } from '../../_shared/request-body.ts';
@@ -137,7 +138,13 @@ async function apply<B extends { session_token: string }>(
   }, 'provider');
   const fingerprint = sha256Hex(JSON.stringify([kind, token.sessionId, ...meaning(body)]));
   let [result] = await call(keyHash, token.sessionId, body, fingerprint);
-  if (result.outcome === 'wallet_call') result = await makeWalletCall(ctx.sql, JSON.parse(result.body!), walletSettings(ctx));
+  if (result.outcome === 'wallet_call') {
+    // The engine has recorded the request: losing the database from here on leaves it applied and
+    // its answer unknown, whatever the failing statement was.
+    result = await makeWalletCall(ctx.sql, JSON.parse(result.body!), walletSettings(ctx)).catch((error: unknown) => {
+      throw isDatabaseUnavailable(error) ? new DatabaseUnavailable(true, error) : error;
+    });
+  }
   if (result.outcome === 'wallet_timeout') {
     // A test player whose wallet is slow: answered as a wallet that never answered, as late.
     await new Promise((resolve) => setTimeout(resolve, ctx.config.walletTimeoutMs));
