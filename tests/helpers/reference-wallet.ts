@@ -24,6 +24,8 @@ export interface ReferenceWallet {
   fault?: (call: Record<string, string>) => Misbehaviour;
   /** With `slow`: how long to wait before answering (the call is applied first, as a slow wallet would). */
   slowMs: number;
+  /** When set, a slow answer waits for it instead of `slowMs`: the test decides when it goes. */
+  slowUntil?: Promise<unknown>;
   /** A player's balance as a decimal string. */
   balance(player: string): string;
   close(): Promise<void>;
@@ -102,7 +104,7 @@ export async function startReferenceWallet(secret: string, opening = '100'): Pro
         result = { status: applied.status, body: JSON.stringify(applied.body) };
         if (call.transaction_id && call.action !== 'balance' && applied.status === 200) answered.set(call.transaction_id, result);
       }
-      if (misbehave === 'slow') await new Promise((resolve) => setTimeout(resolve, wallet.slowMs));
+      if (misbehave === 'slow') await (wallet.slowUntil ?? new Promise((resolve) => setTimeout(resolve, wallet.slowMs)));
       answer(result.status, result.body);
     });
   });

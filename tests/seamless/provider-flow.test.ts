@@ -132,8 +132,7 @@ describe('seamless mode through the provider API', () => {
     expect(await post('bets', bet)).toMatchObject({ status: 502, body: { code: 'wallet_failed', retryable: false } });
     expect(await roundOf(round)).toMatchObject({ status: 'cancelled' });
     // The slow operator applied it after all; the rollback the platform queued gives it back.
-    await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 3));
-    expect(wallet.balance(player)).toBe('90.0000');
+    await expect.poll(() => wallet.balance(player)).toBe('90.0000');
     wallet.misbehave = 'none';
     expect(await runDue()).toMatchObject({ wallet_calls: 1, wallet_accepted: 1 });
     expect(wallet.balance(player)).toBe('100.0000');
@@ -242,18 +241,24 @@ describe('seamless mode when the database goes away mid-call', () => {
     const logged: string[] = [];
     const viaProxy = createApp({ sql, signer, config: local, logError: (message) => logged.push(message) });
     wallet.misbehave = 'slow';
-    wallet.slowMs = 200;
+    let answerCredit!: () => void;
+    wallet.slowUntil = new Promise<void>((resolve) => (answerCredit = resolve));
     const win = { session_token: token, transaction_id: id('win'), round_id: round, amount: '50', round_closed: true };
     const answered = viaProxy(new Request('http://api.test/v3/provider/wins', {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` }, body: JSON.stringify(win),
     }));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The operator has the credit; the database goes before its answer comes back.
+    await expect.poll(() => callsOf(player).some((call) => call.action === 'credit')).toBe(true);
     await proxy.down();
+    answerCredit();
+    wallet.slowUntil = undefined;
     const first = await answered;
     await proxy.up();
     await sql.end();
     wallet.misbehave = 'none';
+    // The win was recorded before the credit went out: its outcome is unknown, never "nothing written".
     expect(first.status).toBe(503);
+    expect(await first.json()).toMatchObject({ code: 'outcome_unknown', retryable: true });
     expect(logged).toEqual(['database unavailable']);
     expect(wallet.balance(player)).toBe('130.0000');
     // The credit is still queued: the runner sends it again, the operator answers as the first time.
