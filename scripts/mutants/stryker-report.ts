@@ -25,7 +25,12 @@ export interface FileResult {
   timeout: number;
   survived: number;
   noCoverage: number;
-  /** Mutants that did not compile (the TypeScript checker) or could not run: not counted. */
+  /**
+   * Mutants that failed outside any test (a beforeAll, a module's top level): the suite broke, but no
+   * test failed, so Stryker does not count them as killed. Not in the score.
+   */
+  setupBroken: number;
+  /** Mutants the TypeScript checker refused. Not in the score. */
   invalid: number;
   open: { line: number; status: 'survived' | 'no coverage'; mutator: string; replacement: string }[];
 }
@@ -41,7 +46,8 @@ export function fileResults(report: StrykerReport, ranAt: Date): Results {
       timeout: count('Timeout'),
       survived: count('Survived'),
       noCoverage: count('NoCoverage'),
-      invalid: count('CompileError', 'RuntimeError'),
+      setupBroken: count('RuntimeError'),
+      invalid: count('CompileError'),
       open: mutants
         .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
         .sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column)
@@ -65,17 +71,17 @@ export function strykerMarkdown(results: Results): string {
     const r = results[file];
     return {
       killed: sum.killed + r.killed, timeout: sum.timeout + r.timeout, survived: sum.survived + r.survived,
-      noCoverage: sum.noCoverage + r.noCoverage, invalid: sum.invalid + r.invalid,
+      noCoverage: sum.noCoverage + r.noCoverage, setupBroken: sum.setupBroken + r.setupBroken, invalid: sum.invalid + r.invalid,
     };
-  }, { killed: 0, timeout: 0, survived: 0, noCoverage: 0, invalid: 0 });
+  }, { killed: 0, timeout: 0, survived: 0, noCoverage: 0, setupBroken: 0, invalid: 0 });
   const line = (name: string, s: Counts, ranAt = '') =>
-    `| ${name} | ${s.killed + s.timeout} | ${s.survived} | ${s.noCoverage} | ${s.invalid} | ${score(s)} | ${ranAt} |`;
+    `| ${name} | ${s.killed + s.timeout} | ${s.survived} | ${s.noCoverage} | ${s.setupBroken} | ${s.invalid} | ${score(s)} | ${ranAt} |`;
   const open = files.flatMap((file) => results[file].open.map((m) => ({ file, ...m })));
   return [
     `${total.killed + total.timeout} of ${total.killed + total.timeout + total.survived + total.noCoverage} mutants detected (${score(total)}) in ${files.length} files.`,
     '',
-    '| File | Killed | Survived | No coverage | Invalid | Score | Run (UTC) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| File | Killed | Survived | No coverage | Setup broken | Did not compile | Score | Run (UTC) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     ...files.map((file) => line(`\`${file}\``, results[file], results[file].ranAt)),
     line('**All**', total),
     '',
