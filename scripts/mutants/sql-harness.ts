@@ -187,8 +187,8 @@ export async function runMutations(options: HarnessOptions, mutations: SqlMutati
     while (next < mutations.length) {
       const index = next++;
       const m = mutations[index];
-      const started = Date.now();
       const base = await baseline(m.tests);
+      const started = Date.now();
       const result: Omit<MutationResult, 'mutation' | 'seconds'> = base.status === 'survived'
         ? await trial(options, m.id, m.tests, m)
         : { status: 'baseline_failed', detail: `the tests do not pass without the mutation (${base.status}): ${base.detail ?? ''}` };
