@@ -1,6 +1,7 @@
 // npm run bench: runs every section on a throwaway Postgres, prints their tables and writes them,
 // with the machine they ran on, to bench/results.md. Exits non-zero when a target is missed.
 import { writeFile } from 'node:fs/promises';
+import { engineAgainstLeastSql } from './engine.ts';
 import { startCluster } from './lib/cluster.ts';
 import { describeMachine } from './lib/machine.ts';
 import type { Section, SectionReport } from './lib/section.ts';
@@ -13,7 +14,7 @@ import { webhookDeliveries } from './webhooks.ts';
 
 // `npm run bench -- sessions` runs only the sections named; bench/results.md is written by full runs only.
 const only = process.argv.slice(2);
-const sections: Section[] = [rlsOverhead, sessionsEndpoint, operatorReads, gameRounds, webhookDeliveries].filter((s) => !only.length || only.includes(s.name));
+const sections: Section[] = [rlsOverhead, sessionsEndpoint, operatorReads, gameRounds, engineAgainstLeastSql, webhookDeliveries].filter((s) => !only.length || only.includes(s.name));
 
 const started = Date.now();
 const cluster = await startCluster();

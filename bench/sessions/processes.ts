@@ -12,9 +12,9 @@ interface Proc {
 }
 
 // USER_HZ: 100 on every Linux this runs on (sysconf(_SC_CLK_TCK) is not reachable from Node).
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
-async function readProc(pid: number): Promise<Proc | undefined> {
+export async function readProc(pid: number): Promise<Proc | undefined> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     // The name sits in parentheses and may hold spaces: the fields after it are split by spaces.

@@ -1,0 +1,33 @@
+// The bench's reading of a call's locks (bench/lib/backend-cost.ts): relation locks past a backend's
+// 16 fast-path slots are counted as outside them, and a call within them has none outside.
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { locksDuring } from '../../bench/lib/backend-cost.ts';
+import { connect } from '../helpers/db.ts';
+
+const TABLES = 20;
+const admin = connect();
+const probe = postgres(inject('databaseUrl'), { max: 1, onnotice: () => {} });
+const tables = Array.from({ length: TABLES }, (_, n) => `lock_probe_${n}`);
+const reading = (count: number) => tables.slice(0, count).map((t) => `(select count(*) from ${t})`).join(', ');
+
+beforeAll(async () => {
+  // Temporary tables: the probe's own, gone with its connection.
+  for (const t of tables) await probe.unsafe(`create temporary table ${t} (id int)`);
+});
+afterAll(() => probe.end());
+
+describe('the locks held inside a call', () => {
+  it('a call reading one table holds its relation lock in a fast-path slot', async () => {
+    const locks = await locksDuring(admin, probe, (tx) => tx.unsafe(`select ${reading(1)}`));
+    expect(locks.relations).toBe(1);
+    expect(locks.outsideFastPath).toBe(0);
+  });
+
+  it('a call reading 20 tables holds 4 relation locks outside the 16 fast-path slots', async () => {
+    const locks = await locksDuring(admin, probe, (tx) => tx.unsafe(`select ${reading(TABLES)}`));
+    expect(locks.relations).toBe(TABLES);
+    expect(locks.outsideFastPath).toBe(TABLES - 16);
+    expect(locks.held).toBeGreaterThan(locks.relations);
+  });
+});
