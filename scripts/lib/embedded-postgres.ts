@@ -31,6 +31,8 @@ export interface EmbeddedOptions {
   native?: string;
   /** As root, where what the postgres user cannot reach moves to (tests point it elsewhere). */
   homes?: RootHomes;
+  /** More server settings (`-c name=value`), after ours: a primary's `wal_level`, a standby's `primary_conninfo`. */
+  settings?: Record<string, string>;
 }
 
 export interface RunningPostgres {
@@ -75,13 +77,16 @@ export async function installedNative(): Promise<string> {
   return dirname(dirname(binaries.initdb));
 }
 
-interface Ids {
+export interface Ids {
   uid: number;
   gid: number;
 }
 
-/** The ids to run Postgres as: undefined as an ordinary user, the postgres user as root. */
-function postgresIds(): Ids | undefined {
+/**
+ * The ids to run Postgres as: undefined as an ordinary user, the postgres user as root. Tools that
+ * refuse root too (PgBouncer) run as the same user.
+ */
+export function postgresIds(): Ids | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const lookup = (): Ids | undefined => {
     const id = (flag: string) => Number(execFileSync('id', [flag, USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
@@ -210,7 +215,8 @@ async function postgres(native: string, dir: string, port: number, flags: string
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
       log += chunk;
-      if (log.includes('database system is ready to accept connections')) resolve();
+      // A standby accepts read-only connections once it reached a consistent state.
+      if (/database system is ready to accept (read-only )?connections/.test(log)) resolve();
     });
     child.once('exit', (code) => reject(new Error(`postgres exited (${code}) before accepting connections: ${log.trim()}`)));
     child.once('error', reject);
@@ -266,6 +272,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<R
     '-c', 'unix_socket_directories=',
     '-c', 'max_connections=300',
     ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ], ids);
   const stop = async () => {
     if (!running.delete(child)) return;
@@ -280,11 +287,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<R
 }
 
 /** A throwaway cluster on a free port, deleted when stopped, under the temp folder. */
-export function startThrowawayPostgres(name: string): Promise<RunningPostgres> {
+export function startThrowawayPostgres(name: string, settings?: Record<string, string>): Promise<RunningPostgres> {
   return startEmbeddedPostgres({
     dir: join(tmpdir(), `cgs-${name}-${process.pid}-${Date.now()}`),
     port: 0,
     persistent: false,
     fast: true,
+    settings,
   });
 }

@@ -1,7 +1,8 @@
 // The database goes away under the running function (real Deno, its own Postgres, stopped and
-// started again on the same port): 503 problem+json while it is down, quickly; the request caught
-// mid-transaction told its outcome is unknown (its statement had been sent), the others that
-// nothing was written; nothing written indeed; 201 again once it is back, with no restart.
+// started again on the same port): 503 problem+json while it is down, quickly; every request told
+// that nothing was written, the one caught mid-transaction too (its statement had been sent, its
+// commit not: a transaction cut off before its commit is rolled back); nothing written indeed; 201
+// again once it is back, with no restart.
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -82,7 +83,7 @@ describe('the database stops and starts under the running function', () => {
     sessionId = (await response.json()).id;
   });
 
-  it('answers the request caught mid-transaction outcome_unknown, then every request service_unavailable within the connect timeout', async () => {
+  it('answers the request caught mid-transaction service_unavailable (its commit was never sent), and every later one within the connect timeout', async () => {
     // Hold the session table so the next request blocks inside create_game_session, after its key
     // check and Idempotency-Key lock, then take the database away under it.
     let locked!: () => void;
@@ -102,8 +103,8 @@ describe('the database stops and starts under the running function', () => {
 
     await stopPostgres();
     expect(await holder).toBe('ended');
-    // Its statement had reached the database: it could have committed, for all the function knows.
-    await expectUnavailable(await inFlight, 'outcome_unknown');
+    // Its statement had reached the database, its commit had not: it cannot have committed.
+    await expectUnavailable(await inFlight);
 
     // However long it lasts: the connect timeout (1 s here) bounds a refusal, reconnect pauses are capped.
     for (let attempt = 1; attempt <= 8; attempt += 1) {

@@ -1,6 +1,7 @@
 // A database that stops answering without closing anything (traffic held by the proxy): Postgres's
 // statement_timeout cannot fire, so the pool's own deadline (DB_QUERY_DEADLINE_MS) must. Each call
-// then fails: a write whose statement was sent is outcome_unknown, a read service_unavailable; the
+// then fails: service_unavailable, a write's too (its statement was sent, its commit never was, so it
+// cannot have committed; a lost commit is outcome_unknown: lost-answer.test.ts); the
 // stuck connection is discarded, and the service serves again once the database answers. The
 // delivery runner fails its run instead of hanging. On a database of its own: the runner claims
 // whatever is due.
@@ -20,6 +21,7 @@ let providerKey: string;
 let proxy: DatabaseProxy;
 let pool: ReturnType<typeof connectDatabase>;
 let app: (request: Request) => Promise<Response>;
+const betsSent: string[] = [];
 
 beforeAll(async () => {
   let url: string;
@@ -41,7 +43,7 @@ const betRequest = (body: object) =>
   });
 
 describe('a database that stops answering', () => {
-  it('answers a write outcome_unknown and a read service_unavailable, then serves again once it answers', async () => {
+  it('answers a write whose commit was never sent and a read service_unavailable, then serves again once it answers', async () => {
     const created = await app(sessionRequest(validBody, { key: alice.key }));
     expect(created.status).toBe(201);
     const session = await created.json();
@@ -49,10 +51,13 @@ describe('a database that stops answering', () => {
 
     proxy.freeze();
     try {
-      // The pool's open connection takes the bet: its statement is sent, its fate unknown.
-      const bet = await app(betRequest({ session_token: token, transaction_id: `bet-${randomUUID()}`, round_id: `r-${randomUUID()}`, amount: '1' }));
+      // The pool's open connection takes the bet: its statement is sent, and no answer comes, so
+      // its commit never leaves: nothing can have been written.
+      const transactionId = `bet-${randomUUID()}`;
+      const bet = await app(betRequest({ session_token: token, transaction_id: transactionId, round_id: `r-${randomUUID()}`, amount: '1' }));
       expect(bet.status).toBe(503);
-      expect(await bet.json()).toMatchObject({ code: 'outcome_unknown', retryable: true });
+      expect(await bet.json()).toMatchObject({ code: 'service_unavailable', retryable: true });
+      betsSent.push(transactionId);
       const read = await app(new Request(`http://api.test/v3/sessions/${session.id}`, { headers: { authorization: `Bearer ${alice.key}` } }));
       expect(read.status).toBe(503);
       expect(await read.json()).toMatchObject({ code: 'service_unavailable', retryable: true });
@@ -65,5 +70,7 @@ describe('a database that stops answering', () => {
     await expect.poll(async () => (await app(sessionRequest(validBody, { key: alice.key }))).status, { timeout: 20_000 }).toBe(201);
     const read = await app(new Request(`http://api.test/v3/sessions/${session.id}`, { headers: { authorization: `Bearer ${alice.key}` } }));
     expect(read.status).toBe(200);
+    const [{ n }] = await owner`select count(*)::int as n from public.round_transaction where transaction_id = any(${betsSent})`;
+    expect(n).toBe(0);
   });
 });

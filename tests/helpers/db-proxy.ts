@@ -12,7 +12,8 @@ export interface DatabaseProxy {
   up(): Promise<void>;
   /**
    * The next statement whose text contains `text` runs, and its connection is cut when Postgres
-   * answers it ready for the next (its transaction over): the client never sees the answer.
+   * answers ready for the next outside a transaction (the statement's over, committed): the client
+   * never sees the answer.
    * Resolves once cut.
    */
   loseAnswerTo(text: string): Promise<void>;
@@ -20,8 +21,9 @@ export interface DatabaseProxy {
   thaw(): void;
 }
 
-// ReadyForQuery: the statement's implicit transaction is over (committed, when it succeeded).
-const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5]);
+// ReadyForQuery, idle: the statement's transaction is over (committed, when it succeeded). Inside a
+// transaction (status T, the pool's begin and statement) it is not.
+const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
 
 export async function databaseProxy(databaseUrl: string): Promise<DatabaseProxy> {
   const target = new URL(databaseUrl);

@@ -2,6 +2,11 @@
 // pooler and bounded in time, and the line between "the database is unreachable" (503) and a bug (500).
 // A call that fails for want of the database says whether its statement may have run: a write
 // whose answer was lost may have committed, and the caller must be told so, not "nothing was written".
+//
+// Each call is a transaction of its own: `begin; set local ...`, the statement, `commit`. A
+// transaction pooler (PgBouncer, Supavisor) refuses settings sent at start-up and hands the server
+// connection to another client between transactions, so nothing may be set for the session: what a
+// call needs is set for its transaction, and ends with it.
 import postgres from 'postgres';
 import { booleanSetting, type Env, positiveSetting } from './settings.ts';
 
@@ -12,7 +17,10 @@ export interface DatabaseOptions {
   max?: number;
   /** How long opening a connection may take (TCP, TLS, start-up), in seconds. */
   connectTimeoutSeconds?: number;
-  /** How long one statement may run before Postgres cancels it, in milliseconds. */
+  /**
+   * How long one statement may run before Postgres cancels it, in milliseconds; also how long its
+   * transaction may wait idle for its commit (a client lost between the two leaves no locks held).
+   */
   statementTimeoutMs?: number;
   /**
    * How long one call may take from the caller's side, in milliseconds: waiting for a connection,
@@ -66,12 +74,13 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Sql
       idle_timeout: 20,
       max_lifetime: 30 * 60,
       backoff: (retries: number) => Math.min(0.05 * 2 ** retries, reconnectBackoffCapSeconds) * (0.5 + Math.random() / 2),
-      connection: {
-        application_name: settings.applicationName,
-        statement_timeout: settings.statementTimeoutMs,
-      },
+      // application_name is one of the few start-up parameters a transaction pooler passes on.
+      connection: { application_name: settings.applicationName },
       onnotice: () => {},
     });
+  // One simple query, sent with the statement (pipelined): it costs no round trip of its own.
+  const opening = `begin; set local statement_timeout = ${Math.trunc(settings.statementTimeoutMs)}; `
+    + `set local idle_in_transaction_session_timeout = ${Math.trunc(settings.statementTimeoutMs)}`;
   const helpers = connection(); // json() and the like; it never connects
   const idle: Sql[] = [];
   // Calls waiting for a connection; given none when the pool ends.
@@ -101,11 +110,13 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Sql
     new Promise((resolve, reject) => {
       if (ending) return reject(ended());
       let held: Sql | undefined;
-      let query: postgres.PendingQuery<postgres.Row[]> | undefined;
+      // Only a commit that reached the database can have written anything: a transaction cut off
+      // before it is rolled back.
+      let commit: postgres.PendingQuery<postgres.Row[]> | undefined;
       let late = false;
       const timer = setTimeout(() => {
         late = true;
-        const sent = statementSent(query);
+        const sent = statementSent(commit);
         if (held) discard(held);
         else waiting.splice(waiting.indexOf(use), 1);
         reject(new DatabaseUnavailable(sent, Object.assign(new Error('no answer within the query deadline'), { code: 'QUERY_DEADLINE' })));
@@ -116,21 +127,25 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Sql
           return reject(ended());
         }
         held = connection;
-        query = connection(strings, ...(args as never[]));
-        query.then((rows) => {
+        // Queued in this order on the connection; after a failed statement, `commit` rolls back.
+        const begun = connection.unsafe(opening);
+        const query = connection(strings, ...(args as never[]));
+        commit = connection.unsafe('commit');
+        Promise.allSettled([begun, query, commit]).then((settled) => {
           if (late) return;
           clearTimeout(timer);
-          release(connection);
-          resolve(rows);
-        }, (error: unknown) => {
-          if (late) return;
-          clearTimeout(timer);
+          const failed = settled.find((each) => each.status === 'rejected');
+          if (!failed) {
+            release(connection);
+            return resolve((settled[1] as PromiseFulfilledResult<postgres.Row[]>).value);
+          }
+          const error: unknown = failed.reason;
           // A connection that failed is not trusted again (postgres.js can keep the failed call
           // on it, or hand its error to the next): a fresh one takes its place.
           const lost = isDatabaseUnavailable(error) && !statementFailed(error);
           if (lost) discard(connection);
           else release(connection);
-          reject(isDatabaseUnavailable(error) ? new DatabaseUnavailable(lost && statementSent(query), error) : error);
+          reject(isDatabaseUnavailable(error) ? new DatabaseUnavailable(lost && statementSent(commit), error) : error);
         });
       };
       acquire(use);
@@ -152,7 +167,7 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Sql
 /**
  * Whether postgres.js handed the query to a connected connection to write: it sets the query's
  * `state` (its connection's backend key) then, and never before. A query that failed before has not
- * reached the database.
+ * reached the database. It hands over a call's commit once the statement was answered.
  */
 function statementSent(query: unknown): boolean {
   return ((query as { state?: unknown } | undefined)?.state ?? null) !== null;
