@@ -8,7 +8,7 @@ import postgres, { type Sql } from 'postgres';
 import { serveFunction } from '../scripts/lib/deno-function.ts';
 import { freePort } from '../scripts/lib/embedded-postgres.ts';
 import { connectDatabase, databaseDefaults } from '../supabase/functions/_shared/database.ts';
-import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
+import { sha256Hex } from '../supabase/functions/v3/sha256.ts';
 import { httpLoad, nodeLoad } from './lib/drive.ts';
 import type { Section } from './lib/section.ts';
 import { loadData } from './rls/data.ts';

@@ -12,7 +12,7 @@ import { importFixtureCatalogue } from '../scripts/lib/fixture-catalogue.ts';
 import { serveFunction } from '../scripts/lib/deno-function.ts';
 import { freePort } from '../scripts/lib/embedded-postgres.ts';
 import { connectDatabase, databaseDefaults } from '../supabase/functions/_shared/database.ts';
-import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
+import { sha256Hex } from '../supabase/functions/v3/sha256.ts';
 import { makeWalletCall } from '../supabase/functions/_shared/wallet-call.ts';
 import { startReferenceWallet } from '../tests/helpers/reference-wallet.ts';
 import { httpLoad, nodeLoad } from './lib/drive.ts';

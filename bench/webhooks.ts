@@ -1,4 +1,4 @@
-// Webhook deliveries: the runner (supabase/functions/_shared/deliveries.ts) with two runners at once,
+// Webhook deliveries: the runner (supabase/functions/deliver/deliveries.ts) with two runners at once,
 // each with its own pool, to a receiver on loopback that verifies nothing and answers 204:
 // - throughput: a backlog of pending deliveries drained: at least 1,000 deliveries/s;
 // - latency: events written one per transaction at half that rate while the runners poll: p99 from
@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
 import { connectDatabase } from '../supabase/functions/_shared/database.ts';
-import { drainDeliveries } from '../supabase/functions/_shared/deliveries.ts';
+import { drainDeliveries } from '../supabase/functions/deliver/deliveries.ts';
 import type { Section } from './lib/section.ts';
 import { percentile } from './lib/stats.ts';
 

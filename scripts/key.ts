@@ -6,7 +6,7 @@
 // Works on DATABASE_URL or the embedded default, as the database owner (the service's operators).
 import { parseArgs } from 'node:util';
 import postgres, { type Sql } from 'postgres';
-import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
+import { sha256Hex } from '../supabase/functions/v3/sha256.ts';
 import { openTarget } from './lib/target.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

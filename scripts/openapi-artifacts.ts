@@ -10,7 +10,7 @@ import { paths } from './lib/database.ts';
 
 export const openApiFile = `${paths.root}supabase/functions/v3/openapi.json`;
 // The same types twice: the SDK's, and the function's (which deploys only its own folder).
-export const apiTypesFiles = [`${paths.root}sdks/typescript/src/api.types.ts`, `${paths.root}supabase/functions/v3/api.types.ts`];
+export const apiTypesFiles = [`${paths.root}sdks/typescript/src/api.types.ts`, `${paths.root}supabase/functions/_shared/api.types.ts`];
 export const postmanFile = `${paths.root}openapi/postman.json`;
 
 const API_TYPES_HEADER =

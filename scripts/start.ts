@@ -4,9 +4,9 @@
 import { existsSync } from 'node:fs';
 import postgres from 'postgres';
 import { connectDatabase } from '../supabase/functions/_shared/database.ts';
-import { drainDeliveries } from '../supabase/functions/_shared/deliveries.ts';
+import { drainDeliveries } from '../supabase/functions/deliver/deliveries.ts';
 import { booleanSetting } from '../supabase/functions/_shared/settings.ts';
-import { sha256Hex } from '../supabase/functions/_shared/sha256.ts';
+import { sha256Hex } from '../supabase/functions/v3/sha256.ts';
 import { paths, prepareDatabase } from './lib/database.ts';
 import { serveFunction } from './lib/deno-function.ts';
 import { serveStatic } from './lib/static-site.ts';

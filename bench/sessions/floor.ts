@@ -5,7 +5,7 @@
 // finishes its call in flight at the deadline and stops, so every call is answered.
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import { sha256Hex } from '../../supabase/functions/_shared/sha256.ts';
+import { sha256Hex } from '../../supabase/functions/v3/sha256.ts';
 import { LoadRecorder, type LoadResult } from './load.ts';
 
 export interface FloorRun {

@@ -2,7 +2,7 @@
 // portal/.vitepress/dist (git-ignored) or <folder>. npm start serves it at its site's root once built.
 // See scripts/lib/portal-build.ts for what goes in, and portal/hosting.md for deploying it.
 import { resolve } from 'node:path';
-import { buildPortal, DEFAULT_OUT_DIR } from './lib/portal-build.ts';
+import { buildPortal, DEFAULT_OUT_DIR } from '../lib/portal-build.ts';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--out');

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdks/typescript/src/index.ts';
 import { describeWithTool } from '../helpers/tools.ts';
-import { issueKey, newOperator } from '../sessions/helpers.ts';
+import { issueKey, newOperator } from '../helpers/api.ts';
 import { type BrowserStack, browserStack, screenshots, spinUntilWinAndLoss } from './stack.ts';
 
 const SANDBOX_PROVIDER_KEY = 'cgs_prov_SANDBOX-demo-game-public-key-test-only-0000';

@@ -16,7 +16,7 @@ import { verifyWebhook } from '../../sdks/typescript/src/index.ts';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { builtPortal } from '../portal/built-portal.ts';
 import { describeWithTool, which } from '../helpers/tools.ts';
-import { issueKey } from '../sessions/helpers.ts';
+import { issueKey } from '../helpers/api.ts';
 import { signUp } from '../helpers/db.ts';
 import { type BrowserStack, browserStack, screenshots, spinUntilWinAndLoss } from './stack.ts';
 

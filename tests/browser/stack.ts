@@ -14,8 +14,8 @@ import { paths } from '../../scripts/lib/database.ts';
 import { serveFunction, type ServedFunction } from '../../scripts/lib/deno-function.ts';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { serveStatic, type StaticSite } from '../../scripts/lib/static-site.ts';
-import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
-import { isolatedDatabase } from '../sessions/helpers.ts';
+import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
+import { isolatedDatabase } from '../helpers/api.ts';
 
 export const screenshots = join(paths.root, '.tmp/screenshots');
 

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, sessionsHandler } from '../sessions/helpers.ts';
+import { newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, sessionsHandler } from '../sessions/helpers.ts';
+import { newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();

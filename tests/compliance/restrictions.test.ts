@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, recordedSession, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
+import { newOperator, type Operator, recordedSession, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, sessionRequest, sessionsHandler, writesBy } from '../sessions/helpers.ts';
+import { newOperator, type Operator, sessionRequest, sessionsHandler, writesBy } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();

@@ -13,7 +13,7 @@ import { prepareDatabase } from '../../scripts/lib/database.ts';
 import { importFixtureCatalogue } from '../../scripts/lib/fixture-catalogue.ts';
 import { type ServedFunction, serveFunction } from '../../scripts/lib/deno-function.ts';
 import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../scripts/lib/embedded-postgres.ts';
-import { newOperator, type Operator, validBody } from '../sessions/helpers.ts';
+import { newOperator, type Operator, validBody } from '../helpers/api.ts';
 
 // A fresh path under the temp folder (see startThrowawayPostgres), kept across stop and start.
 const dir = join(tmpdir(), `cgs-faults-down-${process.pid}-${Date.now()}`);

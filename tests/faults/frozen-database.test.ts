@@ -9,11 +9,11 @@ import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, DatabaseUnavailable } from '../../supabase/functions/_shared/database.ts';
-import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
 import { createApp } from '../../supabase/functions/v3/app.ts';
 import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { databaseProxy, type DatabaseProxy } from '../helpers/db-proxy.ts';
-import { ISSUER, isolatedDatabase, newOperator, type Operator, sessionRequest, validBody } from '../sessions/helpers.ts';
+import { ISSUER, isolatedDatabase, newOperator, type Operator, sessionRequest, validBody } from '../helpers/api.ts';
 
 let owner: Sql;
 let alice: Operator;

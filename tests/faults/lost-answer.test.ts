@@ -10,7 +10,7 @@ import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
 import { createApp } from '../../supabase/functions/v3/app.ts';
 import { connect } from '../helpers/db.ts';
 import { databaseProxy, type DatabaseProxy } from '../helpers/db-proxy.ts';
-import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody, writesBy } from '../sessions/helpers.ts';
+import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody, writesBy } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle, signer } = await sessionsHandler();

@@ -9,7 +9,7 @@ import {
 } from '../../supabase/functions/_shared/database.ts';
 import { blackHole } from '../helpers/black-hole.ts';
 import { connect } from '../helpers/db.ts';
-import { holdKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody, writesBy } from '../sessions/helpers.ts';
+import { holdKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody, writesBy } from '../helpers/api.ts';
 
 const sql = connect();
 let alice: Operator;

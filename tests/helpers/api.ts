@@ -8,7 +8,7 @@ import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
 import { createSessionTokenSigner, type SessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { createApp } from '../../supabase/functions/v3/app.ts';
 import type { ApiDependencies } from '../../supabase/functions/v3/context.ts';
-import { type Account, signUp } from '../helpers/db.ts';
+import { type Account, signUp } from './db.ts';
 
 export const SESSIONS_URL = 'http://api.test/v3/sessions';
 export const ISSUER = 'cgs-test';

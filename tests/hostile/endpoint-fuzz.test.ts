@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROBLEM_TYPE_BASE } from '../../supabase/functions/_shared/problem.ts';
+import { PROBLEM_TYPE_BASE } from '../../supabase/functions/v3/problem.ts';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, revokedKey as revokedKeyOf, sessionRequest, sessionsHandler, validBody, writesBy } from '../sessions/helpers.ts';
+import { newOperator, type Operator, revokedKey as revokedKeyOf, sessionRequest, sessionsHandler, validBody, writesBy } from '../helpers/api.ts';
 
 const sql = connect();
 let handle: (request: Request) => Promise<Response>;

@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { connectDatabase, type Sql } from '../../supabase/functions/_shared/database.ts';
 import { connect } from '../helpers/db.ts';
-import { holdKey, issueKey, newOperator, type Operator, revokedKey, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
+import { holdKey, issueKey, newOperator, type Operator, revokedKey, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
 let alice: Operator;

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { as, type Cast, cast, connect, outcome, signUp } from '../helpers/db.ts';
-import { issueKey, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
+import { issueKey, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
 let people: Cast;

@@ -4,7 +4,7 @@
 // and cursors, 401 first.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, sessionsHandler } from '../sessions/helpers.ts';
+import { newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();

@@ -6,7 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches } from '../openapi/contract.ts';
 import { as, cast, connect, outcome } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator, recordedSession, sessionsHandler } from '../sessions/helpers.ts';
+import { issueKey, newOperator, type Operator, recordedSession, sessionsHandler } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();

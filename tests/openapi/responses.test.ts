@@ -3,7 +3,7 @@
 // Not provoked: 500 (needs a bug).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { newOperator, validBody } from '../sessions/helpers.ts';
+import { newOperator, validBody } from '../helpers/api.ts';
 import { expectResponseMatches, type OperationId, responseProblems } from './contract.ts';
 import { serveApiForFile, serveWithoutDatabase, whileKeyInFlight } from './served-api.ts';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { type ServedFunction, serveFunction } from '../../scripts/lib/deno-function.ts';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator } from '../sessions/helpers.ts';
+import { newOperator, type Operator } from '../helpers/api.ts';
 
 export interface ServedApi {
   /** The server URL the OpenAPI document names: {url}/v3/sessions. */

@@ -9,7 +9,7 @@ import {
   queryContract,
   schemaContract,
 } from '../../supabase/functions/v3/contract.ts';
-import { Problem } from '../../supabase/functions/_shared/problem.ts';
+import { Problem } from '../../supabase/functions/v3/problem.ts';
 import { document } from './contract.ts';
 
 const url = (query: string) => new URL(`http://api.test/v3/x?${query}`);

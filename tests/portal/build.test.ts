@@ -73,8 +73,8 @@ describe('npm run portal:build', () => {
     const errors = await page('errors.html');
     const rows = new Map([...errors.matchAll(/<tr><td><span id="(\w+)"><\/span><code>\1<\/code>.*?<\/td><td>(yes|no)<\/td>/g)].map((m) => [m[1]!, m[2] === 'yes']));
     expect([...rows.keys()].sort()).toEqual([...problemCodes].sort());
-    // Retryable as the API answers it (supabase/functions/_shared/problem.ts).
-    const source = await readFile(join(paths.root, 'supabase/functions/_shared/problem.ts'), 'utf8');
+    // Retryable as the API answers it (supabase/functions/v3/problem.ts).
+    const source = await readFile(join(paths.root, 'supabase/functions/v3/problem.ts'), 'utf8');
     const retryable = /const RETRYABLE = new Set<ProblemCode>\(\[([^\]]*)\]\)/.exec(source)![1]!.match(/[a-z_]+/g)!;
     expect([...rows].filter(([, yes]) => yes).map(([code]) => code).sort()).toEqual([...retryable].sort());
     // Each problem `type` (https://docs.cgs.example/problems/<code>) leads to its entry.

@@ -36,7 +36,7 @@ const PREFIX = 'cgs-portal-test-';
 function build(out: string): Promise<Result> {
   const started = Date.now();
   return new Promise((resolve) => {
-    execFile(`${paths.root}node_modules/.bin/tsx`, ['scripts/portal.ts', '--out', out], {
+    execFile(`${paths.root}node_modules/.bin/tsx`, ['scripts/portal/build.ts', '--out', out], {
       cwd: paths.root, timeout: 240_000, maxBuffer: 32 * 1024 * 1024,
     }, (error, stdout, stderr) => resolve({ ok: !error, output: `${stdout}${stderr}${error ? `\n${error.message}` : ''}`, seconds: (Date.now() - started) / 1000 }));
   });

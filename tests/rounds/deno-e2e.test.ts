@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorClient } from '../../sdks/typescript/src/index.ts';
 import { serveApiForFile } from '../openapi/served-api.ts';
 import { startReferenceWallet } from '../helpers/reference-wallet.ts';
-import { newOperator } from '../sessions/helpers.ts';
+import { newOperator } from '../helpers/api.ts';
 
 const api = serveApiForFile('rounds-e2e');
 let providerKey: string;

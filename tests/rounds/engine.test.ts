@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { as, cast, connect, outcome } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator, recordedSession, type RecordedSessionOptions } from '../sessions/helpers.ts';
+import { issueKey, newOperator, type Operator, recordedSession, type RecordedSessionOptions } from '../helpers/api.ts';
 
 const sql = connect();
 let operator: Operator;
@@ -329,5 +329,53 @@ describe('found in review', () => {
     await bet(s, id('bet'), round2, '1');
     await win(s, id('win'), round2, '0');
     await expect(sql`select * from public.resolve_round(${(await roundOf(round2)).id}, 'cancel')`).rejects.toMatchObject({ code: '55000' });
+  });
+});
+
+describe('bounds and scopes the mutation campaign asked for', () => {
+  it('a bet of the whole balance is taken, leaving 0', async () => {
+    const op = await newOperator(sql, 'all-in');
+    await sql`insert into public.wallet (client_id, currency_code) values (${op.account.id}, 'EUR')`;
+    await sql`select * from public.record_transaction(${op.account.id}::uuid, 'EUR', 'deposit', 10::numeric)`;
+    const s = await recordedSession(sql, op.account.id);
+    expect(await bet(s, id('bet'), id('round'), '10')).toMatchObject({ outcome: 'ok', balance: '0.0000' });
+  });
+
+  it("a round's bets totalling exactly 1e16 are refused as amount_too_large, never a 500", async () => {
+    const rich = await newOperator(sql, 'rich-bets');
+    await sql`insert into public.wallet (client_id, currency_code) values (${rich.account.id}, 'EUR')`;
+    const deposit = (amount: string) =>
+      sql`select * from public.record_transaction(${rich.account.id}::uuid, 'EUR', 'deposit', ${amount}::numeric)`;
+    await deposit('9999999999999999');
+    const s = await recordedSession(sql, rich.account.id);
+    const round = id('round');
+    expect(await bet(s, id('bet'), round, '1')).toMatchObject({ outcome: 'ok' });
+    await deposit('1');
+    expect(await bet(s, id('bet'), round, '9999999999999999')).toMatchObject({ outcome: 'amount_too_large' });
+    expect((await roundOf(round)).total_bet).toBe('1.0000');
+  });
+
+  it('a win naming one bet settles that bet alone: another bet of its round can still be rolled back', async () => {
+    const s = await session();
+    const [first, second, round] = [id('bet'), id('bet'), id('round')];
+    await bet(s, first, round, '1');
+    await bet(s, second, round, '2');
+    expect(await win(s, id('win'), round, '3', false, first)).toMatchObject({ outcome: 'ok' });
+    expect(await rollback(s, id('rb'), first)).toMatchObject({ outcome: 'bet_settled' });
+    expect(await rollback(s, id('rb'), second)).toMatchObject({ outcome: 'ok' });
+  });
+
+  it('staff cancelling a round give back only the bets not already rolled back', async () => {
+    const s = await session();
+    const [b1, b2, round] = [id('bet'), id('bet'), id('round')];
+    const before = await float();
+    await bet(s, b1, round, '4');
+    await bet(s, b2, round, '6');
+    expect(await rollback(s, id('rb'), b1)).toMatchObject({ outcome: 'ok' });
+    const { id: roundId } = await roundOf(round);
+    expect((await sql`select status from public.resolve_round(${roundId}, 'cancel')`)[0].status).toBe('cancelled');
+    expect(await float()).toBe(before);
+    const given = await sql`select amount::text from public.round_transaction where round_id = ${roundId} and kind = 'rollback'`;
+    expect(given.map((t) => t.amount).sort()).toEqual(['4.0000', '6.0000']);
   });
 });

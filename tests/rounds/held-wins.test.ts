@@ -6,13 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
 import { createApp } from '../../supabase/functions/v3/app.ts';
 import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { expectResponseMatches } from '../openapi/contract.ts';
 import { as, type Cast, cast, outcome } from '../helpers/db.ts';
 import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
-import { isolatedDatabase, newOperator, type Operator, sessionRequest, validBody } from '../sessions/helpers.ts';
+import { isolatedDatabase, newOperator, type Operator, sessionRequest, validBody } from '../helpers/api.ts';
 
 const local = { allowPrivateUrls: true, walletTimeoutMs: 2_000 };
 const id = (prefix: string) => `${prefix}-${randomUUID()}`;
@@ -198,5 +198,83 @@ describe('a held win in seamless mode', () => {
     expect(await runDeliveries(endpoint, local)).not.toHaveProperty('wallet_calls');
     expect(await post('wins', { session_token: token, transaction_id: win, round_id: round, amount: '100001', round_closed: true }))
       .toMatchObject({ status: 200, text: answer.text, replayed: 'true' });
+  });
+});
+
+describe('which limit holds a win', () => {
+  const pragmatic = async () => (await owner`select id from public.game_provider where slug = 'pragmatic-play'`)[0].id as string;
+
+  it("a game's limit holds that game alone, and a provider's limit that provider's games alone", async () => {
+    const provider = await pragmatic();
+    const [other] = await owner`select id from public.game_provider where slug <> 'pragmatic-play' order by slug limit 1`;
+    await owner`insert into public.win_limit (provider_id, game, max_multiple) values (${provider}, 'another-game', 1)`;
+    await owner`insert into public.win_limit (provider_id, max_multiple) values (${other.id}, 1)`;
+    try {
+      const operator = await fundedOperator();
+      const { win, answer } = await play(await launch(operator), '2', '10');
+      expect(answer.body.balance).toBe('108.0000');
+      expect(await heldOf(win)).toBeUndefined();
+    } finally {
+      await owner`delete from public.win_limit where provider_id is not null`;
+    }
+  });
+
+  it('a win past several limits is held by the most specific (the game\'s before the provider\'s)', async () => {
+    const provider = await pragmatic();
+    const [game] = await owner`
+      insert into public.win_limit (provider_id, game, currency_code, max_amount) values (${provider}, 'vs20olympgate', 'EUR', 50)
+      returning id`;
+    await owner`insert into public.win_limit (provider_id, max_multiple) values (${provider}, 5)`;
+    try {
+      const operator = await fundedOperator();
+      const { win } = await play(await launch(operator), '20', '200');
+      expect(await heldOf(win)).toMatchObject({ status: 'held', win_limit_id: game.id });
+    } finally {
+      await owner`delete from public.win_limit where provider_id is not null`;
+    }
+  });
+});
+
+describe("a held win and the player's loss tally", () => {
+  it('takes nothing from the tally while held, and the whole win once released', async () => {
+    const operator = await fundedOperator();
+    const player = id('player');
+    await owner`insert into public.player_restriction (client_id, livemode, player_id, loss_limits)
+                values (${operator.account.id}, true, ${player}, ${JSON.stringify({ EUR: { day: '1000' } })}::text::jsonb)`;
+    const response = await handle(sessionRequest({ ...validBody, player_id: player }, { key: operator.key }));
+    expect(response.status).toBe(201);
+    const token = new URL((await response.json()).launch_url).searchParams.get('token')!;
+    const tally = async () => (await owner`
+      select day_loss::text from private.player_loss where client_id = ${operator.account.id} and player_id = ${player}`)[0].day_loss;
+    const { win } = await play(token, '1', '10001');
+    expect(await heldOf(win)).toMatchObject({ status: 'held' });
+    expect(await tally()).toBe('1.0000');
+    await review(await winRowId(win), 'release');
+    expect(await tally()).toBe('-10000.0000');
+  });
+});
+
+describe('a held win released after the client changed its wallet mode', () => {
+  it('is paid in the wallet its round started in (the operator\'s), not the float', async () => {
+    const operator = await newOperator(owner, 'held-switch');
+    const change = (mode: string, url: string | null) => owner`
+      select outcome, secret from private.change_wallet_settings(${operator.account.id}, true, ${mode}, ${url}, false)`;
+    const [{ secret }] = await change('seamless', 'https://wallet.operator.test/');
+    const switched = await startReferenceWallet(secret);
+    try {
+      await change('seamless', switched.url);
+      const { win } = await play(await launch(operator), '10', '100001');
+      const player = switched.calls[0].player_id as string;
+      expect((await change('transfer', null))[0].outcome).toBe('updated');
+      await owner`insert into public.wallet (client_id, currency_code, is_primary) values (${operator.account.id}, 'EUR', true)`;
+
+      await review(await winRowId(win), 'release');
+      expect(await floatOf(operator)).toBe('0.0000');
+      await runDeliveries(endpoint, local);
+      expect(switched.calls.map((call) => call.action)).toEqual(['debit', 'credit']);
+      expect(switched.balance(player)).toBe('100091.0000');
+    } finally {
+      await switched.close();
+    }
   });
 });

@@ -2,11 +2,12 @@
 // round engine (fast-check). Whatever the order and whatever collides, money is conserved: the float
 // is the deposit minus the bets plus the wins plus the bets given back, every movement is in the
 // ledger once, each transaction_id applied at most once, and every round's totals are its own.
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
-import { newOperator } from '../sessions/helpers.ts';
+import { newOperator } from '../helpers/api.ts';
 import { batches, engineCaller, expectRoundsConsistent, providers, roundSessions, sha } from './interleaving.ts';
 
 const sql = connect();
@@ -54,5 +55,45 @@ describe('the round engine under random interleavings', () => {
       }),
       { numRuns: 20 },
     );
+  });
+});
+
+describe('a win and a rollback of one round at once', () => {
+  it('the win waits for the rollback that cancels the round, then finds it closed: nothing is paid on a cancelled round', async () => {
+    const operator = await newOperator(sql, 'win-waits');
+    const client = operator.account.id;
+    await sql`insert into public.wallet (client_id, currency_code) values (${client}, 'EUR')`;
+    await sql`select * from public.record_transaction(${client}::uuid, 'EUR', 'deposit', 100::numeric)`;
+    const [session] = await roundSessions(sql, client);
+    const key = keys['pragmatic-play'];
+    const run = randomUUID();
+    const [betTx, round] = [`${run}-bet`, `${run}-round`];
+    await sql`select * from private.round_bet(${key}, ${session}, ${betTx}, ${round}, 10, false, ${sha(`bet ${run}`)})`;
+
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    let rolledBack!: (pid: number) => void;
+    const holder = new Promise<number>((resolve) => (rolledBack = resolve));
+    const rollback = pool.begin(async (tx) => {
+      const [{ pid }] = await tx`select pg_backend_pid() as pid`;
+      const [answer] = await tx`select outcome from private.round_rollback(${key}, ${session}, ${`${run}-rb`}, ${betTx}, ${sha(`rb ${run}`)})`;
+      expect(answer.outcome).toBe('ok');
+      rolledBack(pid);
+      await committing;
+    });
+    const pid = await holder;
+    const win = pool`select outcome from private.round_win(${key}, ${session}, ${`${run}-win`}, ${round}, 5, false, null, ${sha(`win ${run}`)})`
+      .execute();
+    // The win's transaction is under way once it waits on a lock the rollback holds.
+    while (!(await sql`select exists (select 1 from pg_stat_activity a where ${pid}::int = any (pg_blocking_pids(a.pid))) as blocked`)[0]
+      .blocked) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    commit();
+    await rollback;
+    expect((await win)[0].outcome).toBe('round_closed');
+    expect((await sql`select balance::text from public.wallet where client_id = ${client}`)[0].balance).toBe('100.0000');
+    expect((await sql`select status, total_win::text from public.game_round where provider_round_id = ${round}`)[0])
+      .toEqual({ status: 'cancelled', total_win: '0.0000' });
   });
 });

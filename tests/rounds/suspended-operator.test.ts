@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
+import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();

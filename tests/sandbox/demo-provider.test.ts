@@ -4,7 +4,7 @@
 // public key plays it through the provider API, CORS allowed for the page's origin.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler } from '../sessions/helpers.ts';
+import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler } from '../helpers/api.ts';
 
 const DEMO_KEY = 'cgs_prov_SANDBOX-demo-game-public-key-test-only-0000';
 const DEMO_PAGE = 'https://demo.operator.example/game/';

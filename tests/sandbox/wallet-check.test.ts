@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
 import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
-import { issueKey, newOperator, type Operator, sessionsHandler } from '../sessions/helpers.ts';
+import { issueKey, newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler({ config: { walletTimeoutMs: 2_000 } });

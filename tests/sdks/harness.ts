@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { serveFunction, type ServedFunction } from '../../scripts/lib/deno-function.ts';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
-import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
 import { serveWithoutDatabase } from '../openapi/served-api.ts';
-import { issueKey, isolatedDatabase, newOperator } from '../sessions/helpers.ts';
+import { issueKey, isolatedDatabase, newOperator } from '../helpers/api.ts';
 
 /** A message as the receiver got it: the exact body, the three Standard Webhooks headers. */
 interface Captured {

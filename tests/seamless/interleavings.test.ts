@@ -6,11 +6,11 @@
 import fc from 'fast-check';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
 import { makeWalletCall, type QueuedWalletCall } from '../../supabase/functions/_shared/wallet-call.ts';
 import { type Misbehaviour, type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
 import { batches, engineCaller, expectRoundsConsistent, providers, roundSessions, sha } from '../rounds/interleaving.ts';
-import { isolatedDatabase, newOperator } from '../sessions/helpers.ts';
+import { isolatedDatabase, newOperator } from '../helpers/api.ts';
 
 const OPENING = '100000';
 const settings = { allowPrivateUrls: true, timeoutMs: 150 };

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
 import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
-import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../sessions/helpers.ts';
+import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();
@@ -163,5 +163,42 @@ describe('a round settles in the wallet it started in', () => {
     expect(await floatOf(c)).toBe('100.0000');
     expect(c.wallet.balance(player)).toBe('105.0000');
     await expectConserved(c);
+  });
+});
+
+describe('a round open when the mode changed under it', () => {
+  // The switch is refused while a round is open (rounds_open), so this state is written by hand:
+  // the engine itself must still settle the round where it started, whatever the setting says.
+  const forceMode = (c: Client, mode: 'transfer' | 'seamless') =>
+    sql`update public.wallet_setting set mode = ${mode} where client_id = ${c.operator.account.id} and livemode`;
+
+  it('takes its bets and pays its wins in its own wallet, and staff cancelling it give the bets back there', async () => {
+    const c = await client('seamless');
+    const { token, player } = await launch(c);
+    const round = id('round');
+    expect(await post('bets', { session_token: token, transaction_id: id('bet'), round_id: round, amount: '10' }))
+      .toMatchObject({ status: 200, body: { balance: '90.0000' } });
+    await forceMode(c, 'transfer');
+    expect(await post('bets', { session_token: token, transaction_id: id('bet'), round_id: round, amount: '5' }))
+      .toMatchObject({ status: 200, body: { balance: '85.0000' } });
+    expect(await post('wins', { session_token: token, transaction_id: id('win'), round_id: round, amount: '20', round_closed: true }))
+      .toMatchObject({ status: 200, body: { balance: '105.0000' } });
+    expect(c.wallet.balance(player)).toBe('105.0000');
+    expect(await floatOf(c)).toBe('100.0000');
+    await expectConserved(c);
+
+    await forceMode(c, 'seamless');
+    const stuck = id('round');
+    const stuckBet = id('bet');
+    expect(await post('bets', { session_token: token, transaction_id: stuckBet, round_id: stuck, amount: '4' }))
+      .toMatchObject({ status: 200, body: { balance: '101.0000' } });
+    await forceMode(c, 'transfer');
+    const [{ id: roundId }] = await sql`select id from public.game_round where provider_round_id = ${stuck}`;
+    expect((await sql`select status from public.resolve_round(${roundId}, 'cancel')`)[0].status).toBe('cancelled');
+    expect(await floatOf(c)).toBe('100.0000');
+    expect(await sql`
+      select w.action, w.request->>'rolled_back_transaction_id' as bet from public.wallet_call w
+      join public.round_transaction t on t.id = w.round_transaction_id
+      where t.round_id = ${roundId} and t.kind = 'rollback'`).toEqual([{ action: 'rollback', bet: `pragmatic-play:${stuckBet}` }]);
   });
 });

@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
 import { type QueuedWalletCall, sendWalletCall } from '../../supabase/functions/_shared/wallet-call.ts';
 import { createApp } from '../../supabase/functions/v3/app.ts';
 import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
@@ -16,7 +16,7 @@ import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
 import { as, cast, outcome } from '../helpers/db.ts';
 import { databaseProxy } from '../helpers/db-proxy.ts';
 import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
-import { isolatedDatabase, newOperator, type Operator, sessionRequest, validBody } from '../sessions/helpers.ts';
+import { isolatedDatabase, newOperator, type Operator, sessionRequest, validBody } from '../helpers/api.ts';
 
 const TIMEOUT_MS = 300;
 const local = { allowPrivateUrls: true, walletTimeoutMs: TIMEOUT_MS };

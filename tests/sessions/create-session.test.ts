@@ -8,7 +8,7 @@ import { maxSessionTtlSeconds, sessionsConfigFromEnv } from '../../supabase/func
 import { connect } from '../helpers/db.ts';
 import {
   isolatedDatabase, newOperator, type Operator, revokedKey as revokedKeyOf, sessionRequest, sessionsHandler, SESSIONS_URL, validBody, writesBy,
-} from './helpers.ts';
+} from '../helpers/api.ts';
 
 const sql = connect();
 let handle: (request: Request) => Promise<Response>;

@@ -11,7 +11,7 @@ import { checkFunction, type ServedFunction, serveFunction } from '../../scripts
 import { connect } from '../helpers/db.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { serveWithoutDatabase } from '../openapi/served-api.ts';
-import { newOperator, type Operator, validBody } from './helpers.ts';
+import { newOperator, type Operator, validBody } from '../helpers/api.ts';
 
 const sql = connect();
 let served: ServedFunction;

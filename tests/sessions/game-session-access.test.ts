@@ -4,7 +4,7 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { as, type Cast, cast, connect, grantModes, outcome } from '../helpers/db.ts';
-import { issueKey } from './helpers.ts';
+import { issueKey } from '../helpers/api.ts';
 
 describe.each(grantModes)('game_session with %s', (mode) => {
   const sql: Sql = connect(mode);

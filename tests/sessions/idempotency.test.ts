@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody, writesBy } from './helpers.ts';
+import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody, writesBy } from '../helpers/api.ts';
 
 const sql = connect();
 let handle: (request: Request) => Promise<Response>;

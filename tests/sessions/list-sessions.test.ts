@@ -2,7 +2,7 @@
 // and status (expired as the API shows it), paged by cursor without repeats or gaps.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from './helpers.ts';
+import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();

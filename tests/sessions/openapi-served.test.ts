@@ -2,7 +2,7 @@
 // cacheable and revalidatable, to anyone (no key: it is public documentation).
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sessionsHandler } from './helpers.ts';
+import { sessionsHandler } from '../helpers/api.ts';
 
 let handle: (request: Request) => Promise<Response>;
 const URL_ = 'http://api.test/functions/v1/v3/openapi.json';

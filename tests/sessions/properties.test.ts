@@ -2,10 +2,10 @@
 // 500, and nothing is written unless a session was created (201, not replayed).
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Problem } from '../../supabase/functions/_shared/problem.ts';
+import { Problem } from '../../supabase/functions/v3/problem.ts';
 import { type ParsedSessionRequest, parseSessionRequest } from '../../supabase/functions/v3/session-request.ts';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, revokedKey as revokedKeyOf, sessionsHandler, SESSIONS_URL, validBody, writesBy } from './helpers.ts';
+import { newOperator, type Operator, revokedKey as revokedKeyOf, sessionsHandler, SESSIONS_URL, validBody, writesBy } from '../helpers/api.ts';
 
 const sql = connect();
 let handle: (request: Request) => Promise<Response>;

@@ -4,7 +4,7 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
-import { ISSUER, newOperator, type Operator, revokedKey, sessionRequest, sessionsHandler, validBody } from './helpers.ts';
+import { ISSUER, newOperator, type Operator, revokedKey, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
 const createdAt = new Date('2026-11-21T10:00:00.000Z');

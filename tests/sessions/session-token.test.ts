@@ -7,7 +7,7 @@ import {
   createSessionTokenSigner, type SessionTokenAlg, signerOptionsFromEnv,
 } from '../../supabase/functions/v3/session-token.ts';
 import { connect } from '../helpers/db.ts';
-import { ISSUER, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from './helpers.ts';
+import { ISSUER, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
 const createdAt = new Date('2026-11-21T10:00:00.000Z');

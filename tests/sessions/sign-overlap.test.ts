@@ -7,7 +7,7 @@ import net from 'node:net';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSessionTokenSigner, type SessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { connect } from '../helpers/db.ts';
-import { ISSUER, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from './helpers.ts';
+import { ISSUER, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
 let handle: (request: Request) => Promise<Response>;

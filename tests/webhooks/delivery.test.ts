@@ -1,4 +1,4 @@
-// The delivery runner (supabase/functions/_shared/deliveries.ts) against real HTTP receivers on
+// The delivery runner (supabase/functions/deliver/deliveries.ts) against real HTTP receivers on
 // loopback, on a database of its own (it delivers whatever is due): signed so the standardwebhooks
 // verifier accepts it, with the event id as webhook-id; a 2xx delivers; a failure, a timeout or a
 // Retry-After schedules the next attempt; 410 Gone disables the endpoint; two runners at once never
@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import type { Sql } from 'postgres';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
 import { createApp } from '../../supabase/functions/v3/app.ts';
 import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { signUp } from '../helpers/db.ts';
-import { isolatedDatabase } from '../sessions/helpers.ts';
+import { isolatedDatabase } from '../helpers/api.ts';
 
 // The receivers are on loopback, which only local runs may call.
 const local = { allowPrivateUrls: true };

@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
-import { runDeliveries } from '../../supabase/functions/_shared/deliveries.ts';
+import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
 import { signUp } from '../helpers/db.ts';
 import { databaseProxy } from '../helpers/db-proxy.ts';
-import { isolatedDatabase } from '../sessions/helpers.ts';
+import { isolatedDatabase } from '../helpers/api.ts';
 
 const local = { allowPrivateUrls: true };
 let owner: Sql;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { isPrivateAddress, urlRefusal } from '../../supabase/functions/_shared/public-url.ts';
 import { answering } from '../helpers/answering-resolver.ts';
 import { connect } from '../helpers/db.ts';
-import { issueKey, newOperator, sessionsHandler } from '../sessions/helpers.ts';
+import { issueKey, newOperator, sessionsHandler } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler({ config: { allowPrivateUrls: false } });

@@ -12,7 +12,7 @@
 // background runner's share: credits and rollbacks due again.
 // Runtime-neutral: the database, the name resolver and the clock are injected, so tests drive it
 // against a real server.
-import type { webhooks } from '../v3/api.types.ts';
+import type { webhooks } from './api.types.ts';
 import type { Sql } from './database.ts';
 import { MAX_ANSWER_BYTES } from './pinned-post.ts';
 import type { OutboundOptions } from './public-url.ts';

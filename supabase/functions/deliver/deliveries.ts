@@ -3,10 +3,10 @@
 // retry. A delivery succeeds on a 2xx within the timeout (15 s by default). The same runs carry the
 // seamless wallet's credits and rollbacks that are due again (wallet-call.ts). Runtime-neutral: the
 // database and the name resolver are injected; a scheduled function and `npm start` call it.
-import type { Sql } from './database.ts';
-import type { OutboundOptions } from './public-url.ts';
-import { postSigned } from './standard-webhooks.ts';
-import { runWalletCalls, WALLET_TIMEOUT_MS } from './wallet-call.ts';
+import type { Sql } from '../_shared/database.ts';
+import type { OutboundOptions } from '../_shared/public-url.ts';
+import { postSigned } from '../_shared/standard-webhooks.ts';
+import { runWalletCalls, WALLET_TIMEOUT_MS } from '../_shared/wallet-call.ts';
 
 export interface DeliveryOptions extends Partial<OutboundOptions> {
   batch?: number;

@@ -4,37 +4,28 @@
 // DELIVER_IDLE_MS (250 ms) while nothing is due, so what is written is sent within about that even
 // between calls; then it answers what it did. Hosted, Supabase checks the caller's JWT (the service
 // key the schedule sends) before it runs.
-import { connectDatabase, databaseOptionsFromEnv, isDatabaseUnavailable, loggableError } from '../_shared/database.ts';
-import { drainDeliveries } from '../_shared/deliveries.ts';
+import { boot, serve } from '../_shared/boot.ts';
+import { isDatabaseUnavailable, loggableError } from '../_shared/database.ts';
 import { booleanSetting, positiveSetting } from '../_shared/settings.ts';
 import { WALLET_TIMEOUT_MS } from '../_shared/wallet-call.ts';
+import { drainDeliveries } from './deliveries.ts';
 
-const env = (name: string) => Deno.env.get(name) || undefined;
-
-const databaseUrl = env('SUPABASE_DB_URL') ?? env('DATABASE_URL');
-if (!databaseUrl) throw new Error('SUPABASE_DB_URL (or DATABASE_URL) is not set');
-const sql = connectDatabase(databaseUrl, databaseOptionsFromEnv(env));
+const { env, sql, log } = boot();
 const budgetMs = positiveSetting(env, 'DELIVER_BUDGET_MS', { fallback: 9_000, integer: true, max: 120_000 });
 const idleMs = positiveSetting(env, 'DELIVER_IDLE_MS', { fallback: 250, integer: true, max: 60_000 });
 const allowPrivateUrls = booleanSetting(env, 'ALLOW_PRIVATE_URLS', false);
 const walletTimeoutMs = positiveSetting(env, 'WALLET_TIMEOUT_MS', { ...WALLET_TIMEOUT_MS, integer: true });
 
-const port = positiveSetting(env, 'PORT', { fallback: 0, integer: true, max: 65_535 });
-Deno.serve(
-  port
-    ? { port, hostname: env('HOST') ?? '127.0.0.1', onListen: ({ hostname, port }) => console.log(`deliver listening on http://${hostname}:${port}/`) }
-    : {},
-  async (request) => {
-    if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
-    try {
-      const counts = await drainDeliveries(sql, budgetMs, { allowPrivateUrls, walletTimeoutMs, idleMs });
-      return new Response(JSON.stringify(counts), { headers: { 'content-type': 'application/json' } });
-    } catch (error) {
-      // Every call has the pool's deadline, so a lost database ends the run here; what it had
-      // claimed comes due again after its lease.
-      if (!isDatabaseUnavailable(error)) throw error;
-      console.error('database unavailable', loggableError(error));
-      return new Response(JSON.stringify({ error: 'database unavailable' }), { status: 503, headers: { 'content-type': 'application/json' } });
-    }
-  },
-);
+serve('deliver', env, async (request) => {
+  if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+  try {
+    const counts = await drainDeliveries(sql, budgetMs, { allowPrivateUrls, walletTimeoutMs, idleMs });
+    return new Response(JSON.stringify(counts), { headers: { 'content-type': 'application/json' } });
+  } catch (error) {
+    // Every call has the pool's deadline, so a lost database ends the run here; what it had
+    // claimed comes due again after its lease.
+    if (!isDatabaseUnavailable(error)) throw error;
+    log('database unavailable', loggableError(error));
+    return new Response(JSON.stringify({ error: 'database unavailable' }), { status: 503, headers: { 'content-type': 'application/json' } });
+  }
+});

@@ -6,7 +6,7 @@
 // however the comparison's duration varies, it says nothing about how close a guess is to a real
 // key. No key is ever compared in this process. Unknown, revoked and suspended keys take the same
 // path (one lookup that finds no active row) and get the same answer.
-import type { Sql } from './database.ts';
+import type { Sql } from '../_shared/database.ts';
 import { Problem } from './problem.ts';
 import { sha256Hex } from './sha256.ts';
 

@@ -3,7 +3,7 @@
 // routes/<resource>.ts; this file mounts them and turns every error into problem+json.
 import { Hono } from 'hono';
 import { isDatabaseUnavailable, mayHaveRun } from '../_shared/database.ts';
-import { Problem } from '../_shared/problem.ts';
+import { Problem } from './problem.ts';
 import { type ApiContext, apiContext, type ApiDependencies } from './context.ts';
 import { catalogueRoutes } from './routes/catalogue.ts';
 import { metaRoutes } from './routes/meta.ts';

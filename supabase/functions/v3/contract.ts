@@ -6,8 +6,8 @@
 // check after. The validator interprets schemas rather than generating code at run time, which edge
 // runtimes forbid.
 import { type OutputUnit, type Schema, Validator } from '@cfworker/json-schema';
-import { type FieldError, Problem } from '../_shared/problem.ts';
-import type { paths } from './api.types.ts';
+import { type FieldError, Problem } from './problem.ts';
+import type { paths } from '../_shared/api.types.ts';
 import document from './openapi.json' with { type: 'json' };
 
 type Node = Record<string, unknown>;

@@ -1,6 +1,6 @@
 // The GameSession resource as operators see it (the 201 of POST /v3/sessions, GET /v3/sessions/{id})
 // and its launch URL: the game's start page with a signed, short-lived token.
-import { Problem } from '../_shared/problem.ts';
+import { Problem } from './problem.ts';
 import { parameterContract } from './contract.ts';
 import type { Rules, RulesOf } from './jurisdiction-rules.ts';
 import type { LaunchCompliance, SessionTokenSigner } from './session-token.ts';

@@ -2,9 +2,9 @@
 // endpoint): one database call that checks the key too and answers `found`, `not_found` or
 // `unauthorized`. An id that cannot be one is as absent as another client's, and the caller without
 // a working key gets 401 before any other answer.
-import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import type { Sql } from '../../_shared/database.ts';
-import { Problem } from '../../_shared/problem.ts';
+import { apiKeyHash, authenticatedRejection, invalidApiKey } from './api-key.ts';
+import type { Sql } from '../_shared/database.ts';
+import { Problem } from './problem.ts';
 
 export interface Outcome {
   outcome: 'found' | 'not_found' | 'unauthorized';

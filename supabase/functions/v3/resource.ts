@@ -1,7 +1,7 @@
 // A path with its handlers per method, and 405 naming those methods (Allow) for any other: the shape
 // of every v3 resource, written once.
 import type { Context, Hono } from 'hono';
-import { methodNotAllowed } from '../../_shared/http.ts';
+import { methodNotAllowed } from './http.ts';
 
 type Handler = (c: Context) => Response | Promise<Response>;
 

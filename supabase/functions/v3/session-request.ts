@@ -1,7 +1,7 @@
 // What POST /v3/sessions accepts (spec 4.1): the body and the optional Idempotency-Key header, as
 // the OpenAPI document declares them (contract.ts), every failing field reported in one response.
-import { Problem } from '../_shared/problem.ts';
-import { sha256Hex } from '../_shared/sha256.ts';
+import { Problem } from './problem.ts';
+import { sha256Hex } from './sha256.ts';
 import { type BodyOf, bodyContract, parameterContract } from './contract.ts';
 
 export type SessionRequest = BodyOf<'/v3/sessions'>;

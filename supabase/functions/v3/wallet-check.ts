@@ -3,9 +3,9 @@
 // its side of the contract before going live (Slotegrator offers the like). The calls are the real
 // ones (callWallet, postSigned), with ids of their own so they touch nothing else.
 // Runtime-neutral: the name resolver is injected; a test runs it against the reference wallet.
-import { callWallet, type WalletAnswer, type WalletRequest } from './wallet-call.ts';
-import type { OutboundOptions } from './public-url.ts';
-import { postSigned } from './standard-webhooks.ts';
+import { callWallet, type WalletAnswer, type WalletRequest } from '../_shared/wallet-call.ts';
+import type { OutboundOptions } from '../_shared/public-url.ts';
+import { postSigned } from '../_shared/standard-webhooks.ts';
 
 export interface WalletCheckTarget extends OutboundOptions {
   url: string;

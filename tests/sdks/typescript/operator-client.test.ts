@@ -7,7 +7,7 @@ import { freePort } from '../../../scripts/lib/embedded-postgres.ts';
 import { ApiError, createOperatorClient, type OperatorClientOptions } from '../../../sdks/typescript/src/index.ts';
 import { blackHole } from '../../helpers/black-hole.ts';
 import { serveApiForFile, serveWithoutDatabase, whileKeyInFlight } from '../../openapi/served-api.ts';
-import { newOperator } from '../../sessions/helpers.ts';
+import { newOperator } from '../../helpers/api.ts';
 
 const api = serveApiForFile('sdk');
 const input = { playerId: 'player-7', gameId: 'pragmatic-play:vs20olympgate', currency: 'EUR' };

@@ -4,15 +4,15 @@
 // /v3/jurisdictions/{code}. Each request is one database call that checks the key too; a caller without a working
 // key gets 401 before any validation answer.
 import { Hono } from 'hono';
-import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import { conditionalResponse, etagOf } from '../../_shared/http.ts';
-import { CURSOR_UUID, pageJson, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
-import { Problem } from '../../_shared/problem.ts';
+import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../api-key.ts';
+import { conditionalResponse, etagOf } from '../http.ts';
+import { CURSOR_UUID, pageJson, pageOfAll, parseListQuery } from '../list-query.ts';
+import { Problem } from '../problem.ts';
 import type { Sql } from '../../_shared/database.ts';
 import type { ApiContext } from '../context.ts';
 import { parameterContract, queryContract } from '../contract.ts';
 import { splitGameId } from '../session-request.ts';
-import { resource } from './resource.ts';
+import { resource } from '../resource.ts';
 
 const GAME_CODE = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
 const gamesQuery = queryContract('/v3/games');

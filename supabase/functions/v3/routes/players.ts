@@ -3,16 +3,16 @@
 // checks the key too; a caller without a working key gets 401 before any 400. The database
 // enforces them: at session creation and at every bet (docs/compliance.md).
 import { Hono } from 'hono';
-import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import { jsonTextResponse } from '../../_shared/http.ts';
-import { Problem } from '../../_shared/problem.ts';
-import { readJsonBody } from '../../_shared/request-body.ts';
+import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../api-key.ts';
+import { jsonTextResponse } from '../http.ts';
+import { Problem } from '../problem.ts';
+import { readJsonBody } from '../request-body.ts';
 import type { ApiContext } from '../context.ts';
-import { bodyContract, parameterContract } from '../contract.ts';
-import { resource } from './resource.ts';
+import { bodyContract } from '../contract.ts';
+import { playerIdOf } from '../player-id.ts';
+import { resource } from '../resource.ts';
 
 const restrictionsBody = bodyContract('/v3/players/{player_id}/restrictions', 'put');
-const isPlayerId = parameterContract('/v3/players/{player_id}/restrictions', 'get', 'path', 'player_id');
 const noStore = { 'cache-control': 'no-store' };
 
 /** The routes of this resource, relative to /v3. */
@@ -22,22 +22,6 @@ export function playerRoutes(ctx: ApiContext): Hono {
     get: (c) => readRestrictions(ctx, c.req.raw, c.req.param('player_id')!),
     put: (c) => putRestrictions(ctx, c.req.raw, c.req.param('player_id')!),
   });
-}
-
-/** The {player_id} of a path: 1 to 128 characters, not only spaces, or 400 before the database sees it. */
-export function playerIdOf(segment: string): string {
-  let id: string;
-  try {
-    id = decodeURIComponent(segment);
-  } catch {
-    id = segment;
-  }
-  if (!isPlayerId(id)) {
-    throw new Problem('invalid_parameters', 'The path has an invalid parameter; see `errors`.', {
-      errors: [{ parameter: 'player_id', code: 'invalid_format', detail: 'A player_id is 1 to 128 characters, not only spaces.' }],
-    });
-  }
-  return id;
 }
 
 /** GET /v3/players/{player_id}/restrictions */

@@ -6,17 +6,17 @@
 // records the answer (a second transaction), and answers the provider with what the operator said.
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { authenticatedRejection, invalidProviderKey, providerKeyHash } from '../../_shared/api-key.ts';
+import { authenticatedRejection, invalidProviderKey, providerKeyHash } from '../api-key.ts';
 import { DatabaseUnavailable, isDatabaseUnavailable } from '../../_shared/database.ts';
-import { jsonResponse } from '../../_shared/http.ts';
-import { Problem, type ProblemCode } from '../../_shared/problem.ts';
-import { readJsonBody } from '../../_shared/request-body.ts';
-import { sha256Hex } from '../../_shared/sha256.ts';
+import { jsonResponse } from '../http.ts';
+import { Problem, type ProblemCode } from '../problem.ts';
+import { readJsonBody } from '../request-body.ts';
+import { sha256Hex } from '../sha256.ts';
 import { type FinishedCall, makeWalletCall, type QueuedWalletCall, sendWalletCall, type WalletCallSettings } from '../../_shared/wallet-call.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract, queryContract } from '../contract.ts';
 import type { VerifiedToken } from '../session-token.ts';
-import { resource } from './resource.ts';
+import { resource } from '../resource.ts';
 
 const balanceQuery = queryContract('/v3/provider/balance');
 const betBody = bodyContract('/v3/provider/bets');

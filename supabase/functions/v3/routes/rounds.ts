@@ -3,13 +3,13 @@
 // /v3/rounds/{id} with its transactions. Each one database call that checks the key too; the JSON
 // is the database's, sent as it is.
 import { Hono } from 'hono';
-import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import { jsonTextResponse } from '../../_shared/http.ts';
-import { CURSOR_UUID, pageJson, parseListQuery } from '../../_shared/list-query.ts';
+import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../api-key.ts';
+import { jsonTextResponse } from '../http.ts';
+import { CURSOR_UUID, pageJson, parseListQuery } from '../list-query.ts';
 import type { ApiContext } from '../context.ts';
 import { parameterContract, queryContract, schemaContract } from '../contract.ts';
-import { type Outcome, ownObject } from './own-object.ts';
-import { resource } from './resource.ts';
+import { type Outcome, ownObject } from '../own-object.ts';
+import { resource } from '../resource.ts';
 
 const roundsQuery = queryContract('/v3/rounds');
 const isRoundId = parameterContract('/v3/rounds/{id}', 'get', 'path', 'id');

@@ -4,16 +4,16 @@
 // /v3/sandbox/wallet-checks plays the self-check against the operator's test seamless wallet. A
 // caller without a working key gets 401 before any 400.
 import { Hono } from 'hono';
-import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import { jsonResponse, jsonTextResponse } from '../../_shared/http.ts';
-import { pointerTo, Problem } from '../../_shared/problem.ts';
-import { readJsonBody } from '../../_shared/request-body.ts';
-import { checkWallet, type WalletCheckTarget } from '../../_shared/wallet-check.ts';
+import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../api-key.ts';
+import { jsonResponse, jsonTextResponse } from '../http.ts';
+import { pointerTo, Problem } from '../problem.ts';
+import { readJsonBody } from '../request-body.ts';
+import { checkWallet, type WalletCheckTarget } from '../wallet-check.ts';
+import { checkCallableUrl } from '../callable-url.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract } from '../contract.ts';
-import { playerIdOf } from './players.ts';
-import { resource } from './resource.ts';
-import { checkCallableUrl } from './webhooks.ts';
+import { playerIdOf } from '../player-id.ts';
+import { resource } from '../resource.ts';
 
 const playerBody = bodyContract('/v3/sandbox/players');
 const walletCheckBody = bodyContract('/v3/sandbox/wallet-checks');

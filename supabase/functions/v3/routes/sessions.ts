@@ -3,14 +3,14 @@
 // 401 before any validation answer.
 import { Hono } from 'hono';
 import { setImmediate } from 'node:timers';
-import { apiKeyHash, authenticatedRejection, invalidApiKey, presentedKey } from '../../_shared/api-key.ts';
-import { jsonResponse } from '../../_shared/http.ts';
-import { CURSOR_UUID, page, parseListQuery } from '../../_shared/list-query.ts';
-import { type FieldError, pointerTo, Problem } from '../../_shared/problem.ts';
-import { readJsonBody } from '../../_shared/request-body.ts';
+import { apiKeyHash, authenticatedRejection, invalidApiKey, presentedKey } from '../api-key.ts';
+import { jsonResponse } from '../http.ts';
+import { CURSOR_UUID, page, parseListQuery } from '../list-query.ts';
+import { type FieldError, pointerTo, Problem } from '../problem.ts';
+import { readJsonBody } from '../request-body.ts';
 import type { ApiContext } from '../context.ts';
 import { queryContract, schemaContract } from '../contract.ts';
-import { resource } from './resource.ts';
+import { resource } from '../resource.ts';
 import { type GameSession, type GameSessionRow, parseSessionId, presentSession, rulesFor } from '../game-session.ts';
 import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from '../session-request.ts';
 

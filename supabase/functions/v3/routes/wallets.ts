@@ -4,15 +4,15 @@
 // with four places, exactly as stored. Never cached: balances move. Each request is one database
 // call that checks the key too; a caller without a working key gets 401 before any 400.
 import { Hono } from 'hono';
-import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import { jsonResponse, jsonTextResponse } from '../../_shared/http.ts';
-import { pageJson, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
-import { Problem } from '../../_shared/problem.ts';
-import { readJsonBody } from '../../_shared/request-body.ts';
+import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../api-key.ts';
+import { jsonResponse, jsonTextResponse } from '../http.ts';
+import { pageJson, pageOfAll, parseListQuery } from '../list-query.ts';
+import { Problem } from '../problem.ts';
+import { readJsonBody } from '../request-body.ts';
+import { checkCallableUrl } from '../callable-url.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract, queryContract } from '../contract.ts';
-import { resource } from './resource.ts';
-import { checkCallableUrl } from './webhooks.ts';
+import { resource } from '../resource.ts';
 
 const walletsQuery = queryContract('/v3/wallets');
 const walletSettingsBody = bodyContract('/v3/wallet-settings', 'put');

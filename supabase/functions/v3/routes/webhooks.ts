@@ -3,16 +3,16 @@
 // the last 30 days (GET /v3/events, GET /v3/events/{id}), in the key's mode. Each request is one
 // database call that checks the key too.
 import { Hono } from 'hono';
-import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../../_shared/api-key.ts';
-import { jsonResponse, jsonTextResponse } from '../../_shared/http.ts';
-import { CURSOR_UUID, pageJson, pageOfAll, parseListQuery } from '../../_shared/list-query.ts';
-import { Problem } from '../../_shared/problem.ts';
-import { urlRefusal } from '../../_shared/public-url.ts';
-import { readJsonBody } from '../../_shared/request-body.ts';
+import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../api-key.ts';
+import { jsonResponse, jsonTextResponse } from '../http.ts';
+import { CURSOR_UUID, pageJson, pageOfAll, parseListQuery } from '../list-query.ts';
+import { Problem } from '../problem.ts';
+import { readJsonBody } from '../request-body.ts';
+import { checkCallableUrl } from '../callable-url.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract, parameterContract, queryContract, schemaContract } from '../contract.ts';
-import { type Outcome, ownObject } from './own-object.ts';
-import { resource } from './resource.ts';
+import { type Outcome, ownObject } from '../own-object.ts';
+import { resource } from '../resource.ts';
 
 const createBody = bodyContract('/v3/webhook-endpoints');
 const updateBody = bodyContract('/v3/webhook-endpoints/{id}', 'patch');
@@ -69,22 +69,6 @@ export async function readEvent(ctx: ApiContext, request: Request, id: string): 
   const row = await ownObject(ctx.sql, request, id, eventObject, (keyHash, eventId) =>
     ctx.sql<(Outcome & { event: string })[]>`select * from private.read_event(${keyHash}, ${eventId}::uuid)`);
   return jsonTextResponse(200, row.event, noStore);
-}
-
-const URL_REFUSALS = {
-  not_https: 'url must be https.',
-  not_public: 'url must resolve to public addresses only.',
-  unresolvable: 'url\'s host does not resolve.',
-};
-
-/** 400 unless the platform may call `url` (public-url.ts); checked again before each delivery. */
-export async function checkCallableUrl(ctx: ApiContext, url: string | undefined): Promise<void> {
-  const refusal = url === undefined ? null : await urlRefusal(url, { allowPrivateUrls: ctx.config.allowPrivateUrls });
-  if (refusal) {
-    throw new Problem('validation_failed', 'The request body has invalid fields; see `errors`.', {
-      errors: [{ pointer: '#/url', code: `url_${refusal}`, detail: URL_REFUSALS[refusal] }],
-    });
-  }
 }
 
 /** POST /v3/webhook-endpoints: 201 with the endpoint and its secret, shown this once. */
