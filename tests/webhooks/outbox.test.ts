@@ -63,6 +63,35 @@ describe('the outbox', () => {
     expect(movements.map((m) => m.type).sort()).toEqual(['adjustment', 'deposit']);
   });
 
+  it("a round's bet and win are reported by the round, one event per call at most; a bet crossing the float's alert still alerts", async () => {
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    const provider = sha((await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key);
+    const player = await newOperator(sql, 'outbox-rounds');
+    const client = player.account.id;
+    await sql`insert into public.wallet (client_id, currency_code) values (${client}, 'EUR')`;
+    await sql`select * from public.record_transaction(${client}::uuid, 'EUR', 'deposit', 10::numeric)`;
+    await sql`select * from private.change_wallet_settings(${client}, true, 'transfer', null, false, ${sql.json({ EUR: '5' })})`;
+    const s = await recordedSession(sql, client);
+    const events = async () => (await sql`select type from public.event where client_id = ${client} order by created_at, type`)
+      .map((e) => e.type);
+    const before = (await events()).length;
+    const round = randomUUID();
+    await sql`select * from private.round_bet(${provider}, ${s}, ${randomUUID()}, ${round}, 2, false, ${sha('bet')})`;
+    expect((await events()).slice(before)).toEqual([]);
+    await sql`select * from private.round_win(${provider}, ${s}, ${randomUUID()}, ${round}, 1, true, null, ${sha('win')})`;
+    expect((await events()).slice(before)).toEqual(['round.closed']);
+    await sql`select * from private.round_bet(${provider}, ${s}, ${randomUUID()}, ${randomUUID()}, 5, false, ${sha('low')})`;
+    expect((await events()).slice(before)).toEqual(['round.closed', 'wallet.balance_low']);
+    const ledger = await sql`select type, amount::text, balance_after::text from public.transaction where client_id = ${client}
+      order by ledger_seq`;
+    expect(ledger).toEqual([
+      { type: 'deposit', amount: '10.0000', balance_after: '10.0000' },
+      { type: 'bet', amount: '-2.0000', balance_after: '8.0000' },
+      { type: 'win', amount: '1.0000', balance_after: '9.0000' },
+      { type: 'bet', amount: '-5.0000', balance_after: '4.0000' },
+    ]);
+  });
+
   it('api_key.created and api_key.revoked, in the key\'s mode', async () => {
     const { keyId } = await issueKey(sql, operator.account, 'Evented', false);
     await sql`select * from public.revoke_api_key(${keyId})`;
