@@ -238,6 +238,25 @@ export function databaseOptionsFromEnv(env: Env): Required<Omit<DatabaseOptions,
   };
 }
 
+/**
+ * DATABASE_READ_URL: a replica (or its pooler) for the reads that may lag; unset, they go to the
+ * primary. Anything but a postgres:// or postgresql:// URL with a host stops the start-up.
+ */
+export function readDatabaseUrlFromEnv(env: Env): string | undefined {
+  const value = env('DATABASE_READ_URL');
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname) {
+    throw new Error('DATABASE_READ_URL must be a postgres:// or postgresql:// URL');
+  }
+  return value;
+}
+
 const unreachable = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
   'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED',

@@ -54,6 +54,11 @@ export function sessionsConfigFromEnv(
 
 export interface ApiDependencies {
   sql: Sql;
+  /**
+   * Where reads that may lag go (DATABASE_READ_URL, a replica): the catalogue and the lists. Money,
+   * idempotency, keys that write and reads of what a caller just wrote stay on `sql`. Default `sql`.
+   */
+  readSql?: Sql;
   signer: SessionTokenSigner;
   clock?: () => Date;
   config?: Partial<SessionsConfig>;
@@ -63,6 +68,8 @@ export interface ApiDependencies {
 
 export interface ApiContext {
   sql: Sql;
+  /** The catalogue and the lists only: it may lag behind `sql` (see ApiDependencies). */
+  readSql: Sql;
   signer: SessionTokenSigner;
   config: SessionsConfig;
   clock: () => Date;
@@ -78,6 +85,7 @@ export function apiContext(deps: ApiDependencies): ApiContext {
   const log = deps.logError ?? ((message, error) => console.error(message, error));
   return {
     sql: deps.sql,
+    readSql: deps.readSql ?? deps.sql,
     signer: deps.signer,
     config,
     clock: deps.clock ?? (() => new Date()),

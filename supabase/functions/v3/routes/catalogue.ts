@@ -72,7 +72,7 @@ export async function listGames(ctx: ApiContext, request: Request): Promise<Resp
   const query = await authenticatedRejection(ctx.sql, keyHash, () =>
     parseListQuery(new URL(request.url), gamesQuery, 2, ([provider, code]) => CURSOR_UUID.test(provider) && GAME_CODE.test(code)));
   const { provider, category, currency, country, updated_since, jurisdiction } = query.filters;
-  const rows = await ctx.sql<GameRow[]>`
+  const rows = await ctx.readSql<GameRow[]>`
     select * from private.list_games(${keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
       ${country ?? null}, ${updated_since ?? null}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null},
       ${query.limit + 1}, ${jurisdiction ?? null})`;
@@ -88,7 +88,7 @@ export async function readGame(ctx: ApiContext, request: Request, gameId: string
     if (!isGameId(gameId)) throw new Problem('not_found', 'No game with this game_id: it is `<provider slug>:<game code>`.');
     return splitGameId(gameId);
   });
-  const [row] = await ctx.sql<{ outcome: 'found' | 'not_found' | 'unauthorized'; game: string }[]>`
+  const [row] = await ctx.readSql<{ outcome: 'found' | 'not_found' | 'unauthorized'; game: string }[]>`
     select * from private.read_game(${keyHash}, ${provider}, ${code})`;
   if (row.outcome === 'unauthorized') throw invalidApiKey();
   if (row.outcome === 'not_found') throw new Problem('not_found', 'No active game with this game_id in the catalogue.');
@@ -104,7 +104,7 @@ export async function listReference(ctx: ApiContext, request: Request, list: key
   const { query: contract, key, read } = referenceLists[list];
   const keyHash = apiKeyHash(request.headers);
   const query = await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), contract, 1));
-  const rows = await read(ctx.sql, keyHash);
+  const rows = await read(ctx.readSql, keyHash);
   if (!rows[0]?.authorized) throw invalidApiKey();
   const items = rows.flatMap((row) => (row.item ? [row.item as Record<string, string>] : []));
   return cacheable(request, JSON.stringify(pageOfAll(items, query, key)));
@@ -117,7 +117,7 @@ export async function readJurisdiction(ctx: ApiContext, request: Request, code: 
   await authenticatedRejection(ctx.sql, keyHash, () => {
     if (!JURISDICTION_CODE.test(code)) throw notFound();
   });
-  const [row] = await referenceLists.jurisdictions.read(ctx.sql, keyHash, code);
+  const [row] = await referenceLists.jurisdictions.read(ctx.readSql, keyHash, code);
   if (!row.authorized) throw invalidApiKey();
   if (!row.item) throw notFound();
   return cacheable(request, JSON.stringify(row.item));

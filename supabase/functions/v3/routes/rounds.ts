@@ -29,7 +29,7 @@ export async function listRounds(ctx: ApiContext, request: Request): Promise<Res
   const query = await authenticatedRejection(ctx.sql, keyHash, () =>
     parseListQuery(new URL(request.url), roundsQuery, 2, ([at, id]) => isDateTime(at) && CURSOR_UUID.test(id)));
   const { status, player_id, session_id, opened_before } = query.filters;
-  const rows = await ctx.sql<{ authorized: boolean; id: string | null; position: string; round: string }[]>`
+  const rows = await ctx.readSql<{ authorized: boolean; id: string | null; position: string; round: string }[]>`
     select * from private.list_rounds(${keyHash}, ${status ?? null}, ${player_id ?? null}, ${session_id ?? null},
       ${opened_before ?? null}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null}, ${query.limit + 1})`;
   if (!rows[0]?.authorized) throw invalidApiKey();

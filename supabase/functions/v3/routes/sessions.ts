@@ -160,7 +160,7 @@ export async function listSessions(ctx: ApiContext, request: Request): Promise<R
   const query = await authenticatedRejection(ctx.sql, keyHash, () =>
     parseListQuery(new URL(request.url), sessionsQuery, 2, ([at, id]) => POSITION.test(at) && isDateTime(at) && CURSOR_UUID.test(id)));
   const now = ctx.clock();
-  const rows = await ctx.sql<(GameSessionRow & { authorized: boolean; position: string })[]>`
+  const rows = await ctx.readSql<(GameSessionRow & { authorized: boolean; position: string })[]>`
     select * from private.list_game_sessions(${keyHash}, ${query.filters.player_id ?? null}, ${query.filters.status ?? null},
       ${now}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null}, ${query.limit + 1})`;
   if (!rows[0]?.authorized) throw invalidApiKey();

@@ -44,7 +44,7 @@ export async function listTransactions(ctx: ApiContext, request: Request): Promi
   const query = await authenticatedRejection(ctx.sql, keyHash, () =>
     parseListQuery(new URL(request.url), transactionsQuery, 1, ([seq]) => /^[1-9][0-9]{0,17}$/.test(seq)));
   const { currency, type, created_after, created_before } = query.filters;
-  const rows = await ctx.sql<{ authorized: boolean; seq: string | null; transaction: string }[]>`
+  const rows = await ctx.readSql<{ authorized: boolean; seq: string | null; transaction: string }[]>`
     select * from private.list_transactions(${keyHash}, ${currency ?? null}, ${type ?? null}, ${created_after ?? null},
       ${created_before ?? null}, ${query.after?.[0] ?? null}, ${query.limit + 1})`;
   if (!rows[0]?.authorized) throw invalidApiKey();

@@ -56,7 +56,7 @@ export async function listEvents(ctx: ApiContext, request: Request): Promise<Res
   const keyHash = apiKeyHash(request.headers);
   const query = await authenticatedRejection(ctx.sql, keyHash, () =>
     parseListQuery(new URL(request.url), eventsQuery, 2, ([at, id]) => isDateTime(at) && CURSOR_UUID.test(id)));
-  const rows = await ctx.sql<{ authorized: boolean; id: string | null; position: string; event: string }[]>`
+  const rows = await ctx.readSql<{ authorized: boolean; id: string | null; position: string; event: string }[]>`
     select * from private.list_events(${keyHash}, ${query.filters.type ?? null}, ${query.after?.[0] ?? null},
       ${query.after?.[1] ?? null}, ${query.limit + 1})`;
   if (!rows[0]?.authorized) throw invalidApiKey();
