@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createConfig, lint, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { openApiFile } from '../../scripts/openapi-artifacts.ts';
-import { Problem, type ProblemCode } from '../../supabase/functions/v3/problem.ts';
+import { Problem, type ProblemCode, problems } from '../../supabase/functions/v3/problem.ts';
 import { document } from './contract.ts';
 
 const config = await createConfig({ extends: ['recommended'] });
@@ -40,9 +40,8 @@ describe('the OpenAPI document', () => {
     ]);
   });
 
-  it('lists every problem code the function defines, each under a response of its status', async () => {
-    const catalogue = await readFile(new URL('../../supabase/functions/v3/problem.ts', import.meta.url), 'utf8');
-    const defined = [...catalogue.matchAll(/^\s+(\w+): \[\d{3}, '/gm)].map((m) => m[1]) as ProblemCode[];
+  it('lists every problem code the function defines, each under a response of its status', () => {
+    const defined = Object.keys(problems) as ProblemCode[];
     expect(defined.length).toBeGreaterThan(10);
     expect([...schemas.ProblemCode.enum].sort()).toEqual([...defined].sort());
     // Where each code can appear: the response components' narrowed code and status.

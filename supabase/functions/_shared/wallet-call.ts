@@ -98,9 +98,16 @@ export function sendWalletCall(call: QueuedWalletCall, settings: WalletCallSetti
   return callWallet(call.request, { ...settings, url: call.url, secrets: call.secrets, messageId: call.call_id ?? crypto.randomUUID() });
 }
 
+/**
+ * What the round engine answers once the operator has (private.finish_wallet_call): the answer, the
+ * wallet's refusal (`insufficient_funds` when its code says so), a debit failed or a call still
+ * pending, or `stale`, an attempt superseded by a later one, which changes nothing.
+ */
+export type FinishedOutcome = 'ok' | 'insufficient_funds' | 'wallet_refused' | 'wallet_failed' | 'wallet_pending' | 'stale';
+
 /** What the round engine answers once the operator has: private.finish_wallet_call. */
 export interface FinishedCall {
-  outcome: string;
+  outcome: FinishedOutcome;
   /** The provider's answer as stored (replayed as these bytes), or a problem's members. */
   body: string | null;
   balance: string | null;

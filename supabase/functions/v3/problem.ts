@@ -1,71 +1,69 @@
 // Errors an API caller may see: values with an HTTP status and a stable machine-readable code,
 // turned into RFC 9457 application/problem+json here and nowhere else.
 
-const catalogue = {
-  malformed_json: [400, 'Malformed JSON'],
-  validation_failed: [400, 'Invalid request'],
-  invalid_idempotency_key: [400, 'Invalid Idempotency-Key'],
-  invalid_session_id: [400, 'Invalid session id'],
-  invalid_parameters: [400, 'Invalid query parameters'],
-  missing_api_key: [401, 'API key required'],
-  invalid_api_key: [401, 'Invalid API key'],
-  not_found: [404, 'Not found'],
-  method_not_allowed: [405, 'Method not allowed'],
-  idempotency_key_in_use: [409, 'Request with this Idempotency-Key in progress'],
-  payload_too_large: [413, 'Payload too large'],
-  unsupported_media_type: [415, 'Unsupported media type'],
-  idempotency_key_reused: [422, 'Idempotency-Key reused with another request'],
-  reference_unavailable: [422, 'Unknown or unavailable provider or currency'],
-  kyc_required: [403, 'KYC verification required'],
-  live_key: [403, 'A test key is needed'],
-  not_seamless: [409, 'Not in seamless mode'],
-  player_restricted: [403, 'Player restricted'],
-  operator_suspended: [403, 'Operator suspended'],
-  exclusion_active: [409, 'Exclusion running'],
-  // The provider API's.
-  invalid_provider_key: [401, 'Invalid provider key'],
-  invalid_session_token: [403, 'Invalid session token'],
-  unknown_session: [404, 'Unknown session'],
-  duplicate_transaction: [409, 'Transaction id used by another request'],
-  insufficient_funds: [422, 'Insufficient funds'],
-  session_expired: [422, 'Session expired'],
-  session_closed: [422, 'Session closed'],
-  test_player_unknown: [422, 'Unknown test player'],
-  unknown_round: [422, 'Unknown round'],
-  round_closed: [422, 'Round closed'],
-  round_mismatch: [422, 'Round of another session'],
-  unknown_transaction: [422, 'Unknown transaction'],
-  transaction_rolled_back: [422, 'Transaction rolled back'],
-  bet_settled: [422, 'Bet settled'],
-  invalid_rollback: [422, 'Invalid rollback'],
-  rounds_open: [409, 'Rounds open'],
-  wallet_refused: [422, 'Refused by the wallet'],
-  transaction_pending: [409, 'Bet awaiting the wallet'],
-  wallet_pending: [502, 'Awaiting the wallet'],
-  wallet_failed: [502, 'Wallet did not answer'],
-  wallet_unavailable: [502, 'Wallet unavailable'],
-  amount_too_large: [422, 'Amount too large'],
-  stake_limit_exceeded: [422, 'Stake limit exceeded'],
-  session_time_exceeded: [422, 'Session time exceeded'],
-  loss_limit_reached: [422, 'Loss limit reached'],
-  internal_error: [500, 'Internal error'],
-  service_unavailable: [503, 'Service unavailable'],
-  outcome_unknown: [503, 'Outcome unknown'],
-} as const satisfies Record<string, readonly [number, string]>;
-
-export type ProblemCode = keyof typeof catalogue;
-
 /**
- * The answers worth sending again unchanged: a request still running under the same Idempotency-Key,
- * a database that was out of reach (nothing was written), a write the database may have applied
- * without confirming it (only the same request again, under the same transaction_id or
- * Idempotency-Key, is safe: it gets the first answer), and a seamless wallet call still under way
- * (the same call again gets its answer). Every other answer stays the same on a retry until the
- * request changes.
+ * Every code an API caller may get, declared once: its HTTP status, its title, and whether the same
+ * request sent again unchanged may be answered otherwise (retryable). Retryable: a request still
+ * running under the same Idempotency-Key, a database that was out of reach (nothing was written), a
+ * write the database may have applied without confirming it (only the same request again, under the
+ * same transaction_id or Idempotency-Key, is safe: it gets the first answer), and a seamless wallet
+ * call still under way (the same call again gets its answer). Every other answer stays the same on a
+ * retry until the request changes. The OpenAPI document's ProblemCode lists exactly these
+ * (tests/openapi/document.test.ts).
  */
-const RETRYABLE = new Set<ProblemCode>([
-  'idempotency_key_in_use', 'service_unavailable', 'outcome_unknown', 'transaction_pending', 'wallet_pending', 'wallet_unavailable',
-]);
+export const problems = {
+  malformed_json: { status: 400, title: 'Malformed JSON', retryable: false },
+  validation_failed: { status: 400, title: 'Invalid request', retryable: false },
+  invalid_idempotency_key: { status: 400, title: 'Invalid Idempotency-Key', retryable: false },
+  invalid_session_id: { status: 400, title: 'Invalid session id', retryable: false },
+  invalid_parameters: { status: 400, title: 'Invalid query parameters', retryable: false },
+  missing_api_key: { status: 401, title: 'API key required', retryable: false },
+  invalid_api_key: { status: 401, title: 'Invalid API key', retryable: false },
+  not_found: { status: 404, title: 'Not found', retryable: false },
+  method_not_allowed: { status: 405, title: 'Method not allowed', retryable: false },
+  idempotency_key_in_use: { status: 409, title: 'Request with this Idempotency-Key in progress', retryable: true },
+  payload_too_large: { status: 413, title: 'Payload too large', retryable: false },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type', retryable: false },
+  idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused with another request', retryable: false },
+  reference_unavailable: { status: 422, title: 'Unknown or unavailable provider or currency', retryable: false },
+  kyc_required: { status: 403, title: 'KYC verification required', retryable: false },
+  live_key: { status: 403, title: 'A test key is needed', retryable: false },
+  not_seamless: { status: 409, title: 'Not in seamless mode', retryable: false },
+  player_restricted: { status: 403, title: 'Player restricted', retryable: false },
+  operator_suspended: { status: 403, title: 'Operator suspended', retryable: false },
+  exclusion_active: { status: 409, title: 'Exclusion running', retryable: false },
+  // The provider API's.
+  invalid_provider_key: { status: 401, title: 'Invalid provider key', retryable: false },
+  invalid_session_token: { status: 403, title: 'Invalid session token', retryable: false },
+  unknown_session: { status: 404, title: 'Unknown session', retryable: false },
+  duplicate_transaction: { status: 409, title: 'Transaction id used by another request', retryable: false },
+  insufficient_funds: { status: 422, title: 'Insufficient funds', retryable: false },
+  session_expired: { status: 422, title: 'Session expired', retryable: false },
+  session_closed: { status: 422, title: 'Session closed', retryable: false },
+  test_player_unknown: { status: 422, title: 'Unknown test player', retryable: false },
+  unknown_round: { status: 422, title: 'Unknown round', retryable: false },
+  round_closed: { status: 422, title: 'Round closed', retryable: false },
+  round_mismatch: { status: 422, title: 'Round of another session', retryable: false },
+  unknown_transaction: { status: 422, title: 'Unknown transaction', retryable: false },
+  transaction_rolled_back: { status: 422, title: 'Transaction rolled back', retryable: false },
+  bet_settled: { status: 422, title: 'Bet settled', retryable: false },
+  invalid_rollback: { status: 422, title: 'Invalid rollback', retryable: false },
+  rounds_open: { status: 409, title: 'Rounds open', retryable: false },
+  wallet_refused: { status: 422, title: 'Refused by the wallet', retryable: false },
+  transaction_pending: { status: 409, title: 'Bet awaiting the wallet', retryable: true },
+  wallet_pending: { status: 502, title: 'Awaiting the wallet', retryable: true },
+  wallet_failed: { status: 502, title: 'Wallet did not answer', retryable: false },
+  wallet_unavailable: { status: 502, title: 'Wallet unavailable', retryable: true },
+  amount_too_large: { status: 422, title: 'Amount too large', retryable: false },
+  stake_limit_exceeded: { status: 422, title: 'Stake limit exceeded', retryable: false },
+  session_time_exceeded: { status: 422, title: 'Session time exceeded', retryable: false },
+  loss_limit_reached: { status: 422, title: 'Loss limit reached', retryable: false },
+  internal_error: { status: 500, title: 'Internal error', retryable: false },
+  service_unavailable: { status: 503, title: 'Service unavailable', retryable: true },
+  outcome_unknown: { status: 503, title: 'Outcome unknown', retryable: true },
+} as const satisfies Record<string, { status: number; title: string; retryable: boolean }>;
+
+export type ProblemCode = keyof typeof problems;
 
 /**
  * One failing field: a JSON Pointer into the request body (`pointer`) or the name of a query
@@ -89,7 +87,7 @@ export class Problem extends Error {
     readonly extras: { errors?: FieldError[]; headers?: Record<string, string>; members?: Record<string, unknown> } = {},
   ) {
     super(detail);
-    [this.status, this.title] = catalogue[code];
+    ({ status: this.status, title: this.title } = problems[code]);
   }
 
   toResponse(): Response {
@@ -99,7 +97,7 @@ export class Problem extends Error {
       status: this.status,
       detail: this.detail,
       code: this.code,
-      retryable: RETRYABLE.has(this.code),
+      retryable: problems[this.code].retryable,
       ...(this.extras.errors ? { errors: this.extras.errors } : {}),
       ...this.extras.members,
     };

@@ -1,10 +1,10 @@
 // What an operator reads of the catalogue: GET /v3/games (filters, cursor pages, ETag), GET
 // /v3/games/{game_id}, GET /v3/providers and GET /v3/currencies (active rows only: what can be
 // launched), and the jurisdictions whose rules sessions follow, GET /v3/jurisdictions and
-// /v3/jurisdictions/{code}. Each request is one database call that checks the key too; a caller without a working
-// key gets 401 before any validation answer.
+// /v3/jurisdictions/{code}. Each request is one database call that checks the key too (caller.ts); a
+// caller without a working key gets 401 before any validation answer.
 import { Hono } from 'hono';
-import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../api-key.ts';
+import { type Caller, type CallerEnv, operatorKey } from '../caller.ts';
 import { conditionalResponse, etagOf } from '../http.ts';
 import { CURSOR_UUID, pageJson, pageOfAll, parseListQuery } from '../list-query.ts';
 import { Problem } from '../problem.ts';
@@ -12,6 +12,7 @@ import type { Sql } from '../../_shared/database.ts';
 import type { ApiContext } from '../context.ts';
 import { parameterContract, queryContract } from '../contract.ts';
 import { splitGameId } from '../session-request.ts';
+import type { ObjectOutcome } from '../own-object.ts';
 import { resource } from '../resource.ts';
 
 const GAME_CODE = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
@@ -39,14 +40,15 @@ const referenceLists = {
 const JURISDICTION_CODE = /^[A-Z]{2}(-[A-Z0-9]{1,3})?$/;
 
 /** The routes of this resource, relative to /v3. */
-export function catalogueRoutes(ctx: ApiContext): Hono {
-  const app = new Hono({ strict: false });
-  resource(app, '/games', { get: (c) => listGames(ctx, c.req.raw) });
-  resource(app, '/games/:game_id', { get: (c) => readGame(ctx, c.req.raw, c.req.param('game_id')!) });
-  resource(app, '/providers', { get: (c) => listReference(ctx, c.req.raw, 'providers') });
-  resource(app, '/currencies', { get: (c) => listReference(ctx, c.req.raw, 'currencies') });
-  resource(app, '/jurisdictions', { get: (c) => listReference(ctx, c.req.raw, 'jurisdictions') });
-  return resource(app, '/jurisdictions/:code', { get: (c) => readJurisdiction(ctx, c.req.raw, c.req.param('code')!) });
+export function catalogueRoutes(ctx: ApiContext): Hono<CallerEnv> {
+  const app = new Hono<CallerEnv>({ strict: false });
+  const key = operatorKey(ctx.sql);
+  resource(app, '/games', { get: (c) => listGames(ctx, c.var.caller, c.req.raw) }, key);
+  resource(app, '/games/:game_id', { get: (c) => readGame(ctx, c.var.caller, c.req.raw, c.req.param('game_id')!) }, key);
+  resource(app, '/providers', { get: (c) => listReference(ctx, c.var.caller, c.req.raw, 'providers') }, key);
+  resource(app, '/currencies', { get: (c) => listReference(ctx, c.var.caller, c.req.raw, 'currencies') }, key);
+  resource(app, '/jurisdictions', { get: (c) => listReference(ctx, c.var.caller, c.req.raw, 'jurisdictions') }, key);
+  return resource(app, '/jurisdictions/:code', { get: (c) => readJurisdiction(ctx, c.var.caller, c.req.raw, c.req.param('code')!) }, key);
 }
 
 /**
@@ -67,32 +69,29 @@ interface GameRow {
 
 
 /** GET /v3/games: active games of active providers in a stable order, filtered, one page. */
-export async function listGames(ctx: ApiContext, request: Request): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  const query = await authenticatedRejection(ctx.sql, keyHash, () =>
-    parseListQuery(new URL(request.url), gamesQuery, 2, ([provider, code]) => CURSOR_UUID.test(provider) && GAME_CODE.test(code)));
+export async function listGames(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
+  const query = parseListQuery(new URL(request.url), gamesQuery, 2, ([provider, code]) => CURSOR_UUID.test(provider) && GAME_CODE.test(code));
   const { provider, category, currency, country, updated_since, jurisdiction } = query.filters;
-  const rows = await ctx.readSql<GameRow[]>`
-    select * from private.list_games(${keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
+  const rows = await caller.answer(ctx.sql<GameRow[]>`
+    select * from private.list_games(${caller.keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
       ${country ?? null}, ${updated_since ?? null}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null},
-      ${query.limit + 1}, ${jurisdiction ?? null})`;
-  if (!rows[0]?.authorized) throw invalidApiKey();
+      ${query.limit + 1}, ${jurisdiction ?? null})`);
   const found = rows.filter((row) => row.provider_id !== null);
   return cacheable(request, pageJson(found, query.limit, (row) => [row.provider_id!, row.code], (row) => row.game));
 }
 
 /** GET /v3/games/{game_id}: one active game; anything else is 404. */
-export async function readGame(ctx: ApiContext, request: Request, gameId: string): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  const [provider, code] = await authenticatedRejection(ctx.sql, keyHash, () => {
-    if (!isGameId(gameId)) throw new Problem('not_found', 'No game with this game_id: it is `<provider slug>:<game code>`.');
-    return splitGameId(gameId);
-  });
-  const [row] = await ctx.readSql<{ outcome: 'found' | 'not_found' | 'unauthorized'; game: string }[]>`
-    select * from private.read_game(${keyHash}, ${provider}, ${code})`;
-  if (row.outcome === 'unauthorized') throw invalidApiKey();
-  if (row.outcome === 'not_found') throw new Problem('not_found', 'No active game with this game_id in the catalogue.');
-  return cacheable(request, row.game);
+export async function readGame(ctx: ApiContext, caller: Caller, request: Request, gameId: string): Promise<Response> {
+  if (!isGameId(gameId)) throw new Problem('not_found', 'No game with this game_id: it is `<provider slug>:<game code>`.');
+  const [provider, code] = splitGameId(gameId);
+  const [row] = await caller.answer(ctx.sql<{ outcome: ObjectOutcome; game: string }[]>`
+    select * from private.read_game(${caller.keyHash}, ${provider}, ${code})`);
+  switch (row.outcome) {
+    case 'found':
+      return cacheable(request, row.game);
+    case 'not_found':
+      throw new Problem('not_found', 'No active game with this game_id in the catalogue.');
+  }
 }
 
 /**
@@ -100,25 +99,19 @@ export async function readGame(ctx: ApiContext, request: Request, gameId: string
  * currencies only). Short lists read whole; `limit` and `cursor` page them as every list is paged
  * (the cursor names the last key shown).
  */
-export async function listReference(ctx: ApiContext, request: Request, list: keyof typeof referenceLists): Promise<Response> {
+export async function listReference(ctx: ApiContext, caller: Caller, request: Request, list: keyof typeof referenceLists): Promise<Response> {
   const { query: contract, key, read } = referenceLists[list];
-  const keyHash = apiKeyHash(request.headers);
-  const query = await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), contract, 1));
-  const rows = await read(ctx.readSql, keyHash);
-  if (!rows[0]?.authorized) throw invalidApiKey();
+  const query = parseListQuery(new URL(request.url), contract, 1);
+  const rows = await caller.answer(read(ctx.sql, caller.keyHash));
   const items = rows.flatMap((row) => (row.item ? [row.item as Record<string, string>] : []));
   return cacheable(request, JSON.stringify(pageOfAll(items, query, key)));
 }
 
 /** GET /v3/jurisdictions/{code}: one jurisdiction and its rules; 404 for a code that names none. */
-export async function readJurisdiction(ctx: ApiContext, request: Request, code: string): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
+export async function readJurisdiction(ctx: ApiContext, caller: Caller, request: Request, code: string): Promise<Response> {
   const notFound = () => new Problem('not_found', 'No jurisdiction with this code.');
-  await authenticatedRejection(ctx.sql, keyHash, () => {
-    if (!JURISDICTION_CODE.test(code)) throw notFound();
-  });
-  const [row] = await referenceLists.jurisdictions.read(ctx.readSql, keyHash, code);
-  if (!row.authorized) throw invalidApiKey();
+  if (!JURISDICTION_CODE.test(code)) throw notFound();
+  const [row] = await caller.answer(referenceLists.jurisdictions.read(ctx.sql, caller.keyHash, code));
   if (!row.item) throw notFound();
   return cacheable(request, JSON.stringify(row.item));
 }

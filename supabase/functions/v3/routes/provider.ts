@@ -6,10 +6,10 @@
 // records the answer (a second transaction), and answers the provider with what the operator said.
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { authenticatedRejection, invalidProviderKey, providerKeyHash } from '../api-key.ts';
+import { type Caller, type CallerEnv, providerKey } from '../caller.ts';
 import { DatabaseUnavailable, isDatabaseUnavailable } from '../../_shared/database.ts';
 import { jsonResponse } from '../http.ts';
-import { Problem, type ProblemCode } from '../problem.ts';
+import { Problem } from '../problem.ts';
 import { readJsonBody } from '../request-body.ts';
 import { sha256Hex } from '../sha256.ts';
 import { type FinishedCall, makeWalletCall, type QueuedWalletCall, sendWalletCall, type WalletCallSettings } from '../../_shared/wallet-call.ts';
@@ -24,20 +24,43 @@ const winBody = bodyContract('/v3/provider/wins');
 const rollbackBody = bodyContract('/v3/provider/rollbacks');
 
 /** The routes of this resource, relative to /v3. */
-export function providerRoutes(ctx: ApiContext): Hono {
-  const app = new Hono({ strict: false });
+export function providerRoutes(ctx: ApiContext): Hono<CallerEnv> {
+  const app = new Hono<CallerEnv>({ strict: false });
   // The demo game is a web page calling this API from another origin (the key and token are bearer
   // values, never cookies, so allowing any origin exposes nothing a server-side caller lacks).
   // Refusals carry the header too (app.ts answers them inside this middleware), else the page would
   // see no answer at all, which a game must treat as a bet of unknown fate.
   app.use('/provider/*', cors({ origin: '*', allowMethods: ['GET', 'POST'], allowHeaders: ['authorization', 'content-type'], maxAge: 600 }));
-  resource(app, '/provider/balance', { get: (c) => balance(ctx, c.req.raw) });
-  resource(app, '/provider/bets', { post: (c) => bet(ctx, c.req.raw) });
-  resource(app, '/provider/wins', { post: (c) => win(ctx, c.req.raw) });
-  return resource(app, '/provider/rollbacks', { post: (c) => rollback(ctx, c.req.raw) });
+  const key = providerKey(ctx.sql);
+  resource(app, '/provider/balance', { get: (c) => balance(ctx, c.var.caller, c.req.raw) }, key);
+  resource(app, '/provider/bets', { post: (c) => bet(ctx, c.var.caller, c.req.raw) }, key);
+  resource(app, '/provider/wins', { post: (c) => win(ctx, c.var.caller, c.req.raw) }, key);
+  return resource(app, '/provider/rollbacks', { post: (c) => rollback(ctx, c.var.caller, c.req.raw) }, key);
 }
 
-const refusals: Partial<Record<string, string>> = {
+/**
+ * What the round engine answers a bet, win or rollback (private.round_bet, round_win, round_rollback):
+ * the answer (`ok`, or `replayed`, a repeat's first answer), a call to make to the operator's
+ * wallet first (seamless), a test player's slow wallet, an unknown key, or a refusal.
+ */
+type EngineOutcome = 'ok' | 'replayed' | 'wallet_call' | 'wallet_timeout' | 'invalid_provider_key' | EngineRefusal;
+
+/** The engine's refusals, each answered as the problem of the same code. */
+type EngineRefusal =
+  | 'unknown_session' | 'duplicate_transaction' | 'transaction_rolled_back' | 'transaction_pending' | 'operator_suspended'
+  | 'session_closed' | 'session_expired' | 'round_mismatch' | 'round_closed' | 'unknown_round' | 'unknown_transaction'
+  | 'bet_settled' | 'invalid_rollback' | 'test_player_unknown' | 'insufficient_funds' | 'amount_too_large'
+  | 'player_restricted' | 'stake_limit_exceeded' | 'session_time_exceeded' | 'loss_limit_reached'
+  | 'wallet_pending' | 'wallet_failed' | 'wallet_refused';
+
+/** What the engine answers a balance request (private.round_balance). */
+type BalanceOutcome = 'ok' | 'wallet_call' | 'invalid_provider_key' | 'unknown_session';
+
+/** Every refusal the provider can get: the engine's, and a wallet that gave no balance. */
+type Refusal = EngineRefusal | 'wallet_unavailable';
+
+/** The refusals whose problem is one sentence; the others carry the engine's members (refused). */
+const refusals: Record<Exclude<Refusal, 'insufficient_funds' | 'wallet_refused'>, string> = {
   unknown_session: "The session token's session is not one of this provider's.",
   test_player_unknown: "A test session's player needs a balance: POST /v3/sandbox/players with the operator's test key.",
   transaction_pending: "The bet this names still waits for the operator's wallet: send this again shortly.",
@@ -63,20 +86,18 @@ const refusals: Partial<Record<string, string>> = {
 };
 
 /** The round engine's refusal as the problem the provider gets; `members` from the engine (JSON). */
-function refused(outcome: string, members: string | null): Problem {
-  if (outcome === 'invalid_provider_key') return invalidProviderKey();
+function refused(outcome: Refusal, members: string | null): Problem {
   const { balance = null, currency, wallet_code } = members ? JSON.parse(members) : {};
-  if (outcome === 'insufficient_funds') {
-    return new Problem('insufficient_funds', `The balance is ${balance} ${currency}.`, { members: { balance, currency } });
+  switch (outcome) {
+    case 'insufficient_funds':
+      return new Problem('insufficient_funds', `The balance is ${balance} ${currency}.`, { members: { balance, currency } });
+    case 'wallet_refused':
+      return new Problem('wallet_refused', `The operator's wallet refused the debit (${wallet_code}); nothing was written.`, {
+        members: { wallet_code, ...(balance !== null ? { balance, currency } : {}) },
+      });
+    default:
+      return new Problem(outcome, refusals[outcome]);
   }
-  if (outcome === 'wallet_refused') {
-    return new Problem('wallet_refused', `The operator's wallet refused the debit (${wallet_code}); nothing was written.`, {
-      members: { wallet_code, ...(balance !== null ? { balance, currency } : {}) },
-    });
-  }
-  const detail = refusals[outcome];
-  if (!detail) throw new Error(`the round engine answered ${outcome}`);
-  return new Problem(outcome as ProblemCode, detail);
 }
 
 function verifiedToken(ctx: ApiContext, token: string): VerifiedToken {
@@ -90,28 +111,28 @@ function walletSettings(ctx: ApiContext): WalletCallSettings {
 }
 
 /** GET /v3/provider/balance: the balance a bet would be taken from (the float, or the operator's wallet). */
-export async function balance(ctx: ApiContext, request: Request): Promise<Response> {
-  const keyHash = providerKeyHash(request.headers);
-  const token = await authenticatedRejection(ctx.sql, keyHash, () => {
-    const { values, errors } = balanceQuery(new URL(request.url));
-    if (errors.length) throw new Problem('invalid_parameters', 'The query has invalid parameters; see `errors`.', { errors });
-    return verifiedToken(ctx, values.session_token);
-  }, 'provider');
-  const [row] = await ctx.sql<{ outcome: string; body: { balance: string; currency: string } & QueuedWalletCall }[]>`
-    select * from private.round_balance(${keyHash}, ${token.sessionId}::uuid)`;
-  let { outcome, body } = row;
-  if (outcome === 'wallet_call') {
-    const answer = await sendWalletCall(body, walletSettings(ctx));
-    if (answer.kind !== 'accepted') throw refused('wallet_unavailable', null);
-    [outcome, body.currency] = ['ok', body.request.currency];
-    body.balance = answer.balance;
+export async function balance(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
+  const { values, errors } = balanceQuery(new URL(request.url));
+  if (errors.length) throw new Problem('invalid_parameters', 'The query has invalid parameters; see `errors`.', { errors });
+  const token = verifiedToken(ctx, values.session_token);
+  const [{ outcome, body }] = await caller.answer(ctx.sql<{ outcome: BalanceOutcome; body: { balance: string; currency: string } & QueuedWalletCall }[]>`
+    select * from private.round_balance(${caller.keyHash}, ${token.sessionId}::uuid)`);
+  const answered = (balance: string, currency: string) => jsonResponse(200, { balance, currency }, { 'cache-control': 'no-store' });
+  switch (outcome) {
+    case 'ok':
+      return answered(body.balance, body.currency);
+    case 'wallet_call': {
+      const answer = await sendWalletCall(body, walletSettings(ctx));
+      if (answer.kind !== 'accepted') throw refused('wallet_unavailable', null);
+      return answered(answer.balance, body.request.currency);
+    }
+    case 'unknown_session':
+      throw refused(outcome, null);
   }
-  if (outcome !== 'ok') throw refused(outcome, null);
-  return jsonResponse(200, { balance: body.balance, currency: body.currency }, { 'cache-control': 'no-store' });
 }
 
 /** The engine's answer: its outcome, and the provider's answer as stored (replayed as these bytes). */
-type Applied = FinishedCall;
+type Applied = Omit<FinishedCall, 'outcome'> & { outcome: EngineOutcome };
 
 /** An amount as its value, whatever its spelling: `"1.50"` and `"1.5"` are one amount. */
 function amountValue(amount: string): string {
@@ -125,44 +146,47 @@ function amountValue(amount: string): string {
  */
 async function apply<B extends { session_token: string }>(
   ctx: ApiContext,
+  caller: Caller,
   request: Request,
   kind: 'bet' | 'win' | 'rollback',
   parse: (body: unknown) => B,
   meaning: (body: B) => unknown[],
   call: (keyHash: string, sessionId: string, body: B, fingerprint: string) => Promise<Applied[]>,
 ): Promise<Response> {
-  const keyHash = providerKeyHash(request.headers);
-  const { body, token } = await authenticatedRejection(ctx.sql, keyHash, async () => {
-    const body = parse(await readJsonBody(request, ctx.config.maxBodyBytes));
-    return { body, token: verifiedToken(ctx, body.session_token) };
-  }, 'provider');
+  const body = parse(await readJsonBody(request, ctx.config.maxBodyBytes));
+  const token = verifiedToken(ctx, body.session_token);
   const fingerprint = sha256Hex(JSON.stringify([kind, token.sessionId, ...meaning(body)]));
-  let [result] = await call(keyHash, token.sessionId, body, fingerprint);
-  if (result.outcome === 'wallet_call') {
+  const [applied] = await caller.answer(call(caller.keyHash, token.sessionId, body, fingerprint));
+  const result = applied.outcome === 'wallet_call'
     // The engine has recorded the request: losing the database from here on leaves it applied and
     // its answer unknown, whatever the failing statement was.
-    result = await makeWalletCall(ctx.sql, JSON.parse(result.body!), walletSettings(ctx)).catch((error: unknown) => {
+    ? await makeWalletCall(ctx.sql, JSON.parse(applied.body!), walletSettings(ctx)).catch((error: unknown) => {
       throw isDatabaseUnavailable(error) ? new DatabaseUnavailable(true, error) : error;
-    });
+    })
+    : { ...applied, outcome: applied.outcome };
+  const answered = (headers: Record<string, string> = {}) =>
+    new Response(result.body, { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
+  switch (result.outcome) {
+    case 'ok':
+      return answered();
+    case 'replayed':
+      return answered({ 'idempotent-replayed': 'true' });
+    case 'wallet_timeout':
+      // A test player whose wallet is slow: answered as a wallet that never answered, as late.
+      await new Promise((resolve) => setTimeout(resolve, ctx.config.walletTimeoutMs));
+      throw refused('wallet_failed', null);
+    case 'stale':
+      // The call's attempt was superseded (its lease ran out and another took it): that attempt
+      // answers for it, this request cannot. An internal error, logged.
+      throw new Error('the wallet call answered stale');
+    default:
+      throw refused(result.outcome, result.body);
   }
-  if (result.outcome === 'wallet_timeout') {
-    // A test player whose wallet is slow: answered as a wallet that never answered, as late.
-    await new Promise((resolve) => setTimeout(resolve, ctx.config.walletTimeoutMs));
-    throw refused('wallet_failed', null);
-  }
-  if (result.outcome !== 'ok' && result.outcome !== 'replayed') throw refused(result.outcome, result.body);
-  return new Response(result.body, {
-    status: 200,
-    headers: {
-      'content-type': 'application/json', 'cache-control': 'no-store',
-      ...(result.outcome === 'replayed' ? { 'idempotent-replayed': 'true' } : {}),
-    },
-  });
 }
 
 /** POST /v3/provider/bets */
-export function bet(ctx: ApiContext, request: Request): Promise<Response> {
-  return apply(ctx, request, 'bet', betBody, (b) => [b.transaction_id, b.round_id, amountValue(b.amount), b.round_closed ?? false],
+export function bet(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
+  return apply(ctx, caller, request, 'bet', betBody, (b) => [b.transaction_id, b.round_id, amountValue(b.amount), b.round_closed ?? false],
     (keyHash, sessionId, b, fingerprint) =>
     ctx.sql<Applied[]>`
       select outcome, body::text, balance from private.round_bet(${keyHash}, ${sessionId}::uuid, ${b.transaction_id},
@@ -170,8 +194,8 @@ export function bet(ctx: ApiContext, request: Request): Promise<Response> {
 }
 
 /** POST /v3/provider/wins */
-export function win(ctx: ApiContext, request: Request): Promise<Response> {
-  return apply(ctx, request, 'win', winBody,
+export function win(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
+  return apply(ctx, caller, request, 'win', winBody,
     (w) => [w.transaction_id, w.round_id, amountValue(w.amount), w.round_closed ?? false, w.bet_transaction_id ?? null],
     (keyHash, sessionId, w, fingerprint) =>
     ctx.sql<Applied[]>`
@@ -180,8 +204,8 @@ export function win(ctx: ApiContext, request: Request): Promise<Response> {
 }
 
 /** POST /v3/provider/rollbacks */
-export function rollback(ctx: ApiContext, request: Request): Promise<Response> {
-  return apply(ctx, request, 'rollback', rollbackBody, (r) => [r.transaction_id, r.rolled_back_transaction_id],
+export function rollback(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
+  return apply(ctx, caller, request, 'rollback', rollbackBody, (r) => [r.transaction_id, r.rolled_back_transaction_id],
     (keyHash, sessionId, r, fingerprint) =>
     ctx.sql<Applied[]>`
       select outcome, body::text, balance from private.round_rollback(${keyHash}, ${sessionId}::uuid, ${r.transaction_id},

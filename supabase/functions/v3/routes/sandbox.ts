@@ -4,7 +4,7 @@
 // /v3/sandbox/wallet-checks plays the self-check against the operator's test seamless wallet. A
 // caller without a working key gets 401 before any 400.
 import { Hono } from 'hono';
-import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../api-key.ts';
+import { type Caller, type CallerEnv, operatorKey } from '../caller.ts';
 import { jsonResponse, jsonTextResponse } from '../http.ts';
 import { pointerTo, Problem } from '../problem.ts';
 import { readJsonBody } from '../request-body.ts';
@@ -19,23 +19,27 @@ const playerBody = bodyContract('/v3/sandbox/players');
 const walletCheckBody = bodyContract('/v3/sandbox/wallet-checks');
 
 /** The routes of this resource, relative to /v3. */
-export function sandboxRoutes(ctx: ApiContext): Hono {
-  const app = new Hono({ strict: false });
-  resource(app, '/sandbox/players', { post: (c) => createTestPlayer(ctx, c.req.raw) });
-  resource(app, '/sandbox/players/:player_id', { get: (c) => readTestPlayer(ctx, c.req.raw, c.req.param('player_id')!) });
-  return resource(app, '/sandbox/wallet-checks', { post: (c) => checkTestWallet(ctx, c.req.raw) });
+export function sandboxRoutes(ctx: ApiContext): Hono<CallerEnv> {
+  const app = new Hono<CallerEnv>({ strict: false });
+  const key = operatorKey(ctx.sql);
+  resource(app, '/sandbox/players', { post: (c) => createTestPlayer(ctx, c.var.caller, c.req.raw) }, key);
+  resource(app, '/sandbox/players/:player_id', { get: (c) => readTestPlayer(ctx, c.var.caller, c.req.param('player_id')!) }, key);
+  return resource(app, '/sandbox/wallet-checks', { post: (c) => checkTestWallet(ctx, c.var.caller, c.req.raw) }, key);
 }
+
+/** What the database answers a read of a test player (private.read_sandbox_player). */
+type ReadPlayerOutcome = 'found' | 'not_found' | 'live_key' | 'unauthorized';
+/** What the database answers a test player's balance set (private.put_sandbox_player). */
+type PutPlayerOutcome = 'created' | 'live_key' | 'unknown_currency' | 'unauthorized';
 
 /**
  * POST /v3/sandbox/wallet-checks: the self-check of the caller's seamless wallet in test mode, a
  * report per scenario. Test keys only, so a live wallet never sees these calls.
  */
-export async function checkTestWallet(ctx: ApiContext, request: Request): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  const body = await authenticatedRejection(ctx.sql, keyHash, async () => walletCheckBody(await readJsonBody(request, ctx.config.maxBodyBytes)));
-  const [row] = await ctx.sql<{ authorized: boolean; livemode: boolean; target: { url: string; secrets: string[] } | null }[]>`
-    select * from private.wallet_check_target(${keyHash})`;
-  if (!row.authorized) throw invalidApiKey();
+export async function checkTestWallet(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
+  const body = walletCheckBody(await readJsonBody(request, ctx.config.maxBodyBytes));
+  const [row] = await caller.answer(ctx.sql<{ authorized: boolean; livemode: boolean; target: { url: string; secrets: string[] } | null }[]>`
+    select * from private.wallet_check_target(${caller.keyHash})`);
   if (row.livemode) throw liveKey();
   if (!row.target) throw new Problem('not_seamless', 'Your test-mode wallet is not seamless: PUT /v3/wallet-settings with a test key and a url first.');
   await checkCallableUrl(ctx, row.target.url);
@@ -49,32 +53,29 @@ export async function checkTestWallet(ctx: ApiContext, request: Request): Promis
 const liveKey = () => new Problem('live_key', 'The sandbox takes test keys (cgs_test_) only.');
 
 /** GET /v3/sandbox/players/{player_id}: the test player's balance in each currency it has one in. */
-export async function readTestPlayer(ctx: ApiContext, request: Request, segment: string): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  const playerId = await authenticatedRejection(ctx.sql, keyHash, () => playerIdOf(segment));
-  const [row] = await ctx.sql<{ outcome: string; players: string | null }[]>`
-    select * from private.read_sandbox_player(${keyHash}, ${playerId})`;
+export async function readTestPlayer(ctx: ApiContext, caller: Caller, segment: string): Promise<Response> {
+  const playerId = playerIdOf(segment);
+  const [row] = await caller.answer(ctx.sql<{ outcome: ReadPlayerOutcome; players: string | null }[]>`
+    select * from private.read_sandbox_player(${caller.keyHash}, ${playerId})`);
   switch (row.outcome) {
-    case 'unauthorized':
-      throw invalidApiKey();
+    case 'found':
+      return jsonTextResponse(200, `{"data":${row.players}}`, { 'cache-control': 'no-store' });
     case 'live_key':
       throw liveKey();
     case 'not_found':
       throw new Problem('not_found', 'No test player with this id: POST /v3/sandbox/players makes one.');
   }
-  return jsonTextResponse(200, `{"data":${row.players}}`, { 'cache-control': 'no-store' });
 }
 
 /** POST /v3/sandbox/players: creates or resets a test player's balance in a currency. */
-export async function createTestPlayer(ctx: ApiContext, request: Request): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  const body = await authenticatedRejection(ctx.sql, keyHash, async () => playerBody(await readJsonBody(request, ctx.config.maxBodyBytes)));
-  const [row] = await ctx.sql<{ outcome: string; player: string }[]>`
-    select * from private.put_sandbox_player(${keyHash}, ${body.player_id}, ${body.currency}, ${body.balance}::numeric,
-      ${body.behaviour ?? 'normal'})`;
+export async function createTestPlayer(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
+  const body = playerBody(await readJsonBody(request, ctx.config.maxBodyBytes));
+  const [row] = await caller.answer(ctx.sql<{ outcome: PutPlayerOutcome; player: string }[]>`
+    select * from private.put_sandbox_player(${caller.keyHash}, ${body.player_id}, ${body.currency}, ${body.balance}::numeric,
+      ${body.behaviour ?? 'normal'})`);
   switch (row.outcome) {
-    case 'unauthorized':
-      throw invalidApiKey();
+    case 'created':
+      return jsonTextResponse(200, row.player, { 'cache-control': 'no-store' });
     case 'live_key':
       throw liveKey();
     case 'unknown_currency':
@@ -82,5 +83,4 @@ export async function createTestPlayer(ctx: ApiContext, request: Request): Promi
         errors: [{ pointer: pointerTo('currency'), code: 'unknown_currency', detail: 'The service does not offer this currency.' }],
       });
   }
-  return jsonTextResponse(200, row.player, { 'cache-control': 'no-store' });
 }

@@ -3,17 +3,19 @@
 // 401 before any validation answer.
 import { Hono } from 'hono';
 import { setImmediate } from 'node:timers';
-import { apiKeyHash, authenticatedRejection, invalidApiKey, presentedKey } from '../api-key.ts';
+import { type Caller, type CallerEnv, operatorKey } from '../caller.ts';
 import { jsonResponse } from '../http.ts';
 import { CURSOR_UUID, page, parseListQuery } from '../list-query.ts';
 import { type FieldError, pointerTo, Problem } from '../problem.ts';
 import { readJsonBody } from '../request-body.ts';
 import type { ApiContext } from '../context.ts';
 import { queryContract, schemaContract } from '../contract.ts';
+import type { ObjectOutcome } from '../own-object.ts';
 import { resource } from '../resource.ts';
 import { type GameSession, type GameSessionRow, parseSessionId, presentSession, rulesFor } from '../game-session.ts';
 import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from '../session-request.ts';
 
+/** What the database answers a session's creation (private.create_game_session). */
 interface Outcome {
   outcome: 'created' | 'replayed' | 'unauthorized' | 'in_progress' | 'key_reused' | 'unprocessable' | 'kyc_required'
     | 'player_restricted';
@@ -55,11 +57,15 @@ const referenceErrors: Record<string, FieldError> = {
 };
 
 /** The routes of this resource, relative to /v3. */
-export function sessionRoutes(ctx: ApiContext): Hono {
-  const app = new Hono({ strict: false });
-  resource(app, '/sessions', { get: (c) => listSessions(ctx, c.req.raw), post: (c) => createSession(ctx, c.req.raw) });
-  resource(app, '/sessions/:id', { get: (c) => readSession(ctx, c.req.raw, c.req.param('id')!) });
-  return resource(app, '/sessions/:id/close', { post: (c) => readSession(ctx, c.req.raw, c.req.param('id')!, 'close') });
+export function sessionRoutes(ctx: ApiContext): Hono<CallerEnv> {
+  const app = new Hono<CallerEnv>({ strict: false });
+  const key = operatorKey(ctx.sql);
+  resource(app, '/sessions', {
+    get: (c) => listSessions(ctx, c.var.caller, c.req.raw),
+    post: (c) => createSession(ctx, c.var.caller, c.req.raw),
+  }, key);
+  resource(app, '/sessions/:id', { get: (c) => readSession(ctx, c.var.caller, c.req.param('id')!) }, key);
+  return resource(app, '/sessions/:id/close', { post: (c) => readSession(ctx, c.var.caller, c.req.param('id')!, 'close') }, key);
 }
 
 /**
@@ -75,13 +81,11 @@ function statementSent(): Promise<void> {
 }
 
 /** POST /v3/sessions: checks, then one call that decides and records; 201 with the launch URL. */
-export async function createSession(ctx: ApiContext, request: Request): Promise<Response> {
+export async function createSession(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
   const { sql, config, clock, launch } = ctx;
-  const { hash: keyHash, livemode } = presentedKey(request.headers);
-  const { idempotencyKey, fields } = await authenticatedRejection(sql, keyHash, async () => ({
-    idempotencyKey: readIdempotencyKey(request.headers),
-    fields: parseSessionRequest(await readJsonBody(request, config.maxBodyBytes)),
-  }));
+  const { keyHash, livemode } = caller;
+  const idempotencyKey = readIdempotencyKey(request.headers);
+  const fields = parseSessionRequest(await readJsonBody(request, config.maxBodyBytes));
 
   const id = crypto.randomUUID();
   const createdAt = clock();
@@ -121,7 +125,7 @@ export async function createSession(ctx: ApiContext, request: Request): Promise<
     await statementSent();
     session = present();
   }
-  const [result] = await pending;
+  const [result] = await caller.answer(pending);
 
   const created = (body: GameSession, headers: Record<string, string> = {}) =>
     jsonResponse(result.response_status!, body, { location: `${LOCATION_BASE}/${body.id}`, 'cache-control': 'no-store', ...headers });
@@ -130,8 +134,6 @@ export async function createSession(ctx: ApiContext, request: Request): Promise<
       return created(session);
     case 'replayed':
       return created(result.body!, { 'idempotent-replayed': 'true' });
-    case 'unauthorized':
-      throw invalidApiKey();
     case 'in_progress':
       throw new Problem('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry shortly.', {
         headers: { 'retry-after': '1' },
@@ -155,15 +157,12 @@ const isDateTime = schemaContract('DateTime');
 const sessionsQuery = queryContract('/v3/sessions');
 
 /** GET /v3/sessions: the caller's sessions, newest first, filtered by player and status, one page. */
-export async function listSessions(ctx: ApiContext, request: Request): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  const query = await authenticatedRejection(ctx.sql, keyHash, () =>
-    parseListQuery(new URL(request.url), sessionsQuery, 2, ([at, id]) => POSITION.test(at) && isDateTime(at) && CURSOR_UUID.test(id)));
+export async function listSessions(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
+  const query = parseListQuery(new URL(request.url), sessionsQuery, 2, ([at, id]) => POSITION.test(at) && isDateTime(at) && CURSOR_UUID.test(id));
   const now = ctx.clock();
-  const rows = await ctx.readSql<(GameSessionRow & { authorized: boolean; position: string })[]>`
-    select * from private.list_game_sessions(${keyHash}, ${query.filters.player_id ?? null}, ${query.filters.status ?? null},
-      ${now}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null}, ${query.limit + 1})`;
-  if (!rows[0]?.authorized) throw invalidApiKey();
+  const rows = await caller.answer(ctx.sql<(GameSessionRow & { authorized: boolean; position: string })[]>`
+    select * from private.list_game_sessions(${caller.keyHash}, ${query.filters.player_id ?? null}, ${query.filters.status ?? null},
+      ${now}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null}, ${query.limit + 1})`);
   const found = rows.filter((row) => row.id !== null);
   const body = page(found, query.limit, (row) => [row.position, row.id]);
   const rules = await rulesFor(body.data, ctx.rulesOf);
@@ -176,16 +175,18 @@ export async function listSessions(ctx: ApiContext, request: Request): Promise<R
  * GET /v3/sessions/{id}: one of the caller's sessions; another client's is as absent as none. POST
  * /v3/sessions/{id}/close (`close`): the same, once closed (no more bets; wins and rollbacks settle).
  */
-export async function readSession(ctx: ApiContext, request: Request, segment: string, action?: 'close'): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  const id = await authenticatedRejection(ctx.sql, keyHash, () => parseSessionId(segment));
-  type Row = GameSessionRow & { outcome: 'found' | 'not_found' | 'unauthorized' };
-  const [row] = action === 'close'
-    ? await ctx.sql<Row[]>`select * from private.close_game_session(${keyHash}, ${id})`
-    : await ctx.sql<Row[]>`select * from private.read_game_session(${keyHash}, ${id})`;
-  if (row.outcome === 'unauthorized') throw invalidApiKey();
-  if (row.outcome === 'not_found') throw new Problem('not_found', 'No session with this id.');
-  return jsonResponse(200, presentSession(row, ctx.clock(), ctx.launch, await rulesFor([row], ctx.rulesOf)), {
-    'cache-control': 'no-store',
-  });
+export async function readSession(ctx: ApiContext, caller: Caller, segment: string, action?: 'close'): Promise<Response> {
+  const id = parseSessionId(segment);
+  type Row = GameSessionRow & { outcome: ObjectOutcome };
+  const [row] = await caller.answer(action === 'close'
+    ? ctx.sql<Row[]>`select * from private.close_game_session(${caller.keyHash}, ${id})`
+    : ctx.sql<Row[]>`select * from private.read_game_session(${caller.keyHash}, ${id})`);
+  switch (row.outcome) {
+    case 'found':
+      return jsonResponse(200, presentSession(row, ctx.clock(), ctx.launch, await rulesFor([row], ctx.rulesOf)), {
+        'cache-control': 'no-store',
+      });
+    case 'not_found':
+      throw new Problem('not_found', 'No session with this id.');
+  }
 }

@@ -4,7 +4,7 @@
 // with four places, exactly as stored. Never cached: balances move. Each request is one database
 // call that checks the key too; a caller without a working key gets 401 before any 400.
 import { Hono } from 'hono';
-import { apiKeyHash, authenticatedRejection, invalidApiKey } from '../api-key.ts';
+import { type Caller, type CallerEnv, operatorKey } from '../caller.ts';
 import { jsonResponse, jsonTextResponse } from '../http.ts';
 import { pageJson, pageOfAll, parseListQuery } from '../list-query.ts';
 import { Problem } from '../problem.ts';
@@ -20,43 +20,44 @@ const transactionsQuery = queryContract('/v3/transactions');
 const noStore = { 'cache-control': 'no-store' };
 
 /** The routes of this resource, relative to /v3. */
-export function walletRoutes(ctx: ApiContext): Hono {
-  const app = new Hono({ strict: false });
-  resource(app, '/wallets', { get: (c) => listWallets(ctx, c.req.raw) });
-  resource(app, '/wallet-settings', { get: (c) => readWalletSettings(ctx, c.req.raw), put: (c) => putWalletSettings(ctx, c.req.raw) });
-  return resource(app, '/transactions', { get: (c) => listTransactions(ctx, c.req.raw) });
+export function walletRoutes(ctx: ApiContext): Hono<CallerEnv> {
+  const app = new Hono<CallerEnv>({ strict: false });
+  const key = operatorKey(ctx.sql);
+  resource(app, '/wallets', { get: (c) => listWallets(ctx, c.var.caller, c.req.raw) }, key);
+  resource(app, '/wallet-settings', {
+    get: (c) => readWalletSettings(ctx, c.var.caller),
+    put: (c) => putWalletSettings(ctx, c.var.caller, c.req.raw),
+  }, key);
+  return resource(app, '/transactions', { get: (c) => listTransactions(ctx, c.var.caller, c.req.raw) }, key);
 }
 
+/** What the database answers a PUT of the wallet settings (private.put_wallet_settings). */
+type PutSettingsOutcome = 'updated' | 'url_required' | 'rounds_open' | 'unauthorized';
+
 /** GET /v3/wallets: one wallet per currency, the primary first; a client has a handful, read whole. */
-export async function listWallets(ctx: ApiContext, request: Request): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  const query = await authenticatedRejection(ctx.sql, keyHash, () => parseListQuery(new URL(request.url), walletsQuery, 1));
-  const rows = await ctx.sql<{ authorized: boolean; wallet: Record<string, unknown> | null }[]>`
-    select * from private.list_wallets(${keyHash})`;
-  if (!rows[0]?.authorized) throw invalidApiKey();
+export async function listWallets(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
+  const query = parseListQuery(new URL(request.url), walletsQuery, 1);
+  const rows = await caller.answer(ctx.sql<{ authorized: boolean; wallet: Record<string, unknown> | null }[]>`
+    select * from private.list_wallets(${caller.keyHash})`);
   const wallets = rows.flatMap((row) => (row.wallet ? [row.wallet] : []));
   return jsonResponse(200, pageOfAll(wallets, query, 'currency'), noStore);
 }
 
 /** GET /v3/transactions: the ledger newest first, filtered, paged by the order of recording. */
-export async function listTransactions(ctx: ApiContext, request: Request): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  const query = await authenticatedRejection(ctx.sql, keyHash, () =>
-    parseListQuery(new URL(request.url), transactionsQuery, 1, ([seq]) => /^[1-9][0-9]{0,17}$/.test(seq)));
+export async function listTransactions(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
+  const query = parseListQuery(new URL(request.url), transactionsQuery, 1, ([seq]) => /^[1-9][0-9]{0,17}$/.test(seq));
   const { currency, type, created_after, created_before } = query.filters;
-  const rows = await ctx.readSql<{ authorized: boolean; seq: string | null; transaction: string }[]>`
-    select * from private.list_transactions(${keyHash}, ${currency ?? null}, ${type ?? null}, ${created_after ?? null},
-      ${created_before ?? null}, ${query.after?.[0] ?? null}, ${query.limit + 1})`;
-  if (!rows[0]?.authorized) throw invalidApiKey();
+  const rows = await caller.answer(ctx.sql<{ authorized: boolean; seq: string | null; transaction: string }[]>`
+    select * from private.list_transactions(${caller.keyHash}, ${currency ?? null}, ${type ?? null}, ${created_after ?? null},
+      ${created_before ?? null}, ${query.after?.[0] ?? null}, ${query.limit + 1})`);
   const found = rows.flatMap((row) => (row.seq ? [row] : []));
   return jsonTextResponse(200, pageJson(found, query.limit, (row) => [String(row.seq)], (row) => row.transaction), noStore);
 }
 
 /** GET /v3/wallet-settings: the caller's wallet mode in its key's mode. */
-export async function readWalletSettings(ctx: ApiContext, request: Request): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  const [row] = await ctx.sql<{ authorized: boolean; settings: string }[]>`select * from private.read_wallet_settings(${keyHash})`;
-  if (!row.authorized) throw invalidApiKey();
+export async function readWalletSettings(ctx: ApiContext, caller: Caller): Promise<Response> {
+  const [row] = await caller.answer(ctx.sql<{ authorized: boolean; settings: string }[]>`
+    select * from private.read_wallet_settings(${caller.keyHash})`);
   return jsonTextResponse(200, row.settings, noStore);
 }
 
@@ -64,19 +65,17 @@ export async function readWalletSettings(ctx: ApiContext, request: Request): Pro
  * PUT /v3/wallet-settings: sets the mode (and the seamless wallet's url). The signing secret is in
  * the answer once, when one is made; it is never readable again.
  */
-export async function putWalletSettings(ctx: ApiContext, request: Request): Promise<Response> {
-  const keyHash = apiKeyHash(request.headers);
-  const body = await authenticatedRejection(ctx.sql, keyHash, async () => {
-    const body = walletSettingsBody(await readJsonBody(request, ctx.config.maxBodyBytes));
-    await checkCallableUrl(ctx, body.url);
-    return body;
-  });
-  const [row] = await ctx.sql<{ outcome: string; settings: string | null; secret: string | null }[]>`
-    select * from private.put_wallet_settings(${keyHash}, ${body.mode}, ${body.url ?? null}, ${body.rotate_secret ?? false},
-      ${body.low_balance_alerts ? ctx.sql.json(body.low_balance_alerts) : null})`;
+export async function putWalletSettings(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
+  const body = walletSettingsBody(await readJsonBody(request, ctx.config.maxBodyBytes));
+  await checkCallableUrl(ctx, body.url);
+  const [row] = await caller.answer(ctx.sql<{ outcome: PutSettingsOutcome; settings: string | null; secret: string | null }[]>`
+    select * from private.put_wallet_settings(${caller.keyHash}, ${body.mode}, ${body.url ?? null}, ${body.rotate_secret ?? false},
+      ${body.low_balance_alerts ? ctx.sql.json(body.low_balance_alerts) : null})`);
   switch (row.outcome) {
-    case 'unauthorized':
-      throw invalidApiKey();
+    case 'updated': {
+      const settings = JSON.parse(row.settings!);
+      return jsonResponse(200, row.secret ? { ...settings, secret: row.secret } : settings, noStore);
+    }
     case 'url_required':
       throw new Problem('validation_failed', 'The request body has invalid fields; see `errors`.', {
         errors: [{ pointer: '#/url', code: 'required', detail: 'url is required to switch to seamless.' }],
@@ -84,6 +83,4 @@ export async function putWalletSettings(ctx: ApiContext, request: Request): Prom
     case 'rounds_open':
       throw new Problem('rounds_open', 'Rounds of yours in this mode are open: they must settle in the wallet they started in.');
   }
-  const settings = JSON.parse(row.settings!);
-  return jsonResponse(200, row.secret ? { ...settings, secret: row.secret } : settings, noStore);
 }
