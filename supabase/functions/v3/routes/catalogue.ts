@@ -72,7 +72,7 @@ interface GameRow {
 export async function listGames(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
   const query = parseListQuery(new URL(request.url), gamesQuery, 2, ([provider, code]) => CURSOR_UUID.test(provider) && GAME_CODE.test(code));
   const { provider, category, currency, country, updated_since, jurisdiction } = query.filters;
-  const rows = await caller.answer(ctx.sql<GameRow[]>`
+  const rows = await caller.answer(ctx.readSql<GameRow[]>`
     select * from private.list_games(${caller.keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
       ${country ?? null}, ${updated_since ?? null}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null},
       ${query.limit + 1}, ${jurisdiction ?? null})`);
@@ -84,7 +84,7 @@ export async function listGames(ctx: ApiContext, caller: Caller, request: Reques
 export async function readGame(ctx: ApiContext, caller: Caller, request: Request, gameId: string): Promise<Response> {
   if (!isGameId(gameId)) throw new Problem('not_found', 'No game with this game_id: it is `<provider slug>:<game code>`.');
   const [provider, code] = splitGameId(gameId);
-  const [row] = await caller.answer(ctx.sql<{ outcome: ObjectOutcome; game: string }[]>`
+  const [row] = await caller.answer(ctx.readSql<{ outcome: ObjectOutcome; game: string }[]>`
     select * from private.read_game(${caller.keyHash}, ${provider}, ${code})`);
   switch (row.outcome) {
     case 'found':
@@ -102,7 +102,7 @@ export async function readGame(ctx: ApiContext, caller: Caller, request: Request
 export async function listReference(ctx: ApiContext, caller: Caller, request: Request, list: keyof typeof referenceLists): Promise<Response> {
   const { query: contract, key, read } = referenceLists[list];
   const query = parseListQuery(new URL(request.url), contract, 1);
-  const rows = await caller.answer(read(ctx.sql, caller.keyHash));
+  const rows = await caller.answer(read(ctx.readSql, caller.keyHash));
   const items = rows.flatMap((row) => (row.item ? [row.item as Record<string, string>] : []));
   return cacheable(request, JSON.stringify(pageOfAll(items, query, key)));
 }
@@ -111,7 +111,7 @@ export async function listReference(ctx: ApiContext, caller: Caller, request: Re
 export async function readJurisdiction(ctx: ApiContext, caller: Caller, request: Request, code: string): Promise<Response> {
   const notFound = () => new Problem('not_found', 'No jurisdiction with this code.');
   if (!JURISDICTION_CODE.test(code)) throw notFound();
-  const [row] = await caller.answer(referenceLists.jurisdictions.read(ctx.sql, caller.keyHash, code));
+  const [row] = await caller.answer(referenceLists.jurisdictions.read(ctx.readSql, caller.keyHash, code));
   if (!row.item) throw notFound();
   return cacheable(request, JSON.stringify(row.item));
 }

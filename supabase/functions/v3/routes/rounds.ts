@@ -28,7 +28,7 @@ export function roundRoutes(ctx: ApiContext): Hono<CallerEnv> {
 export async function listRounds(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
   const query = parseListQuery(new URL(request.url), roundsQuery, 2, ([at, id]) => isDateTime(at) && CURSOR_UUID.test(id));
   const { status, player_id, session_id, opened_before } = query.filters;
-  const rows = await caller.answer(ctx.sql<{ authorized: boolean; id: string | null; position: string; round: string }[]>`
+  const rows = await caller.answer(ctx.readSql<{ authorized: boolean; id: string | null; position: string; round: string }[]>`
     select * from private.list_rounds(${caller.keyHash}, ${status ?? null}, ${player_id ?? null}, ${session_id ?? null},
       ${opened_before ?? null}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null}, ${query.limit + 1})`);
   const found = rows.filter((row) => row.id !== null);

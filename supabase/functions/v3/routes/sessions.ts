@@ -160,7 +160,7 @@ const sessionsQuery = queryContract('/v3/sessions');
 export async function listSessions(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
   const query = parseListQuery(new URL(request.url), sessionsQuery, 2, ([at, id]) => POSITION.test(at) && isDateTime(at) && CURSOR_UUID.test(id));
   const now = ctx.clock();
-  const rows = await caller.answer(ctx.sql<(GameSessionRow & { authorized: boolean; position: string })[]>`
+  const rows = await caller.answer(ctx.readSql<(GameSessionRow & { authorized: boolean; position: string })[]>`
     select * from private.list_game_sessions(${caller.keyHash}, ${query.filters.player_id ?? null}, ${query.filters.status ?? null},
       ${now}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null}, ${query.limit + 1})`);
   const found = rows.filter((row) => row.id !== null);

@@ -47,7 +47,7 @@ export async function listWallets(ctx: ApiContext, caller: Caller, request: Requ
 export async function listTransactions(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
   const query = parseListQuery(new URL(request.url), transactionsQuery, 1, ([seq]) => /^[1-9][0-9]{0,17}$/.test(seq));
   const { currency, type, created_after, created_before } = query.filters;
-  const rows = await caller.answer(ctx.sql<{ authorized: boolean; seq: string | null; transaction: string }[]>`
+  const rows = await caller.answer(ctx.readSql<{ authorized: boolean; seq: string | null; transaction: string }[]>`
     select * from private.list_transactions(${caller.keyHash}, ${currency ?? null}, ${type ?? null}, ${created_after ?? null},
       ${created_before ?? null}, ${query.after?.[0] ?? null}, ${query.limit + 1})`);
   const found = rows.flatMap((row) => (row.seq ? [row] : []));

@@ -59,7 +59,7 @@ export async function eventDeliveries(ctx: ApiContext, caller: Caller, id: strin
 /** GET /v3/events: newest first, keyset on (created_at, id). */
 export async function listEvents(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
   const query = parseListQuery(new URL(request.url), eventsQuery, 2, ([at, id]) => isDateTime(at) && CURSOR_UUID.test(id));
-  const rows = await caller.answer(ctx.sql<{ authorized: boolean; id: string | null; position: string; event: string }[]>`
+  const rows = await caller.answer(ctx.readSql<{ authorized: boolean; id: string | null; position: string; event: string }[]>`
     select * from private.list_events(${caller.keyHash}, ${query.filters.type ?? null}, ${query.after?.[0] ?? null},
       ${query.after?.[1] ?? null}, ${query.limit + 1})`);
   const found = rows.filter((row) => row.id !== null);
