@@ -23,6 +23,8 @@ const SANDBOX = '20261121001500_sandbox.sql';
 const WEBHOOKS = '20261121000800_webhooks.sql';
 const COMPLIANCE = '20261121000900_compliance.sql';
 const RESPONSIBLE = '20261121001000_responsible_gaming.sql';
+// Replaces private.move_money (the sandbox migration) and the ledger's event trigger.
+const LEAN = '20261125000100_lean_bet_path.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -30,6 +32,9 @@ const ledgerTests = ['tests/ledger/ledger.test.ts', 'tests/ledger/concurrency.te
 const sandboxTests = ['tests/sandbox/test-players.test.ts'];
 const webhookTests = ['tests/webhooks/delivery.test.ts', 'tests/webhooks/outbox.test.ts'];
 const restrictionTests = ['tests/compliance/restrictions.test.ts'];
+const modeSwitchTests = ['tests/seamless/mode-switch.test.ts'];
+const suspendedTests = ['tests/rounds/suspended-operator.test.ts'];
+const heldWinTests = ['tests/rounds/held-wins.test.ts'];
 
 export const sqlMutations: SqlMutation[] = [
   // The round engine.
@@ -135,6 +140,146 @@ export const sqlMutations: SqlMutation[] = [
     replace: 'where r.provider_id = began.provider_id and r.provider_round_id = round_win.round_id;',
     description: 'a win does not lock its round (a concurrent rollback or win interleaves)',
   },
+  // A round settles in the wallet it started in (game_round.wallet_mode), whatever the mode later.
+  {
+    id: 'rounds-20', file: ROUNDS, tests: modeSwitchTests,
+    find: "seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);", occurrence: 1,
+    replace: 'seamless := began.seamless;',
+    description: "a bet into an open round moves money in the mode in force, not the round's wallet",
+  },
+  {
+    id: 'rounds-21', file: ROUNDS, tests: modeSwitchTests,
+    find: "seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);", occurrence: 2,
+    replace: 'seamless := began.seamless;',
+    description: 'a bet rolled back after a switch of mode is given back in the other wallet',
+  },
+  {
+    id: 'rounds-22', file: ROUNDS, tests: [...modeSwitchTests, 'tests/seamless/provider-flow.test.ts'],
+    find: "seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);", occurrence: 2,
+    replace: "seamless := coalesce(round.wallet_mode = 'seamless', false);",
+    description: "a rollback of a bet nobody has seen (a tombstone) in seamless mode never reaches the operator",
+  },
+  {
+    id: 'rounds-23', file: ROUNDS, tests: modeSwitchTests,
+    find: "seamless := round.wallet_mode = 'seamless';", occurrence: 1,
+    replace: 'seamless := began.seamless;',
+    description: "a win of an open round is paid in the mode in force, not the round's wallet",
+  },
+  {
+    id: 'rounds-24', file: ROUNDS, tests: modeSwitchTests,
+    find: "seamless := round.wallet_mode = 'seamless';", occurrence: 2,
+    replace: "seamless := private.lock_wallet_mode(round.client_id, round.livemode, false) = 'seamless';",
+    description: "staff cancelling a round give its bets back in the mode in force, not the round's wallet",
+  },
+  // A suspended or closed client takes no new bets.
+  {
+    id: 'rounds-25', file: ROUNDS, tests: suspendedTests,
+    find: "where p.id = s.client_id and p.status = 'active') then", replace: "where p.id = s.client_id and p.status <> 'suspended') then",
+    description: "a closed client's sessions take new bets",
+  },
+  {
+    id: 'rounds-26', file: ROUNDS, tests: suspendedTests,
+    find: "where p.id = s.client_id and p.status = 'active') then", replace: "where p.status = 'active') then",
+    description: "a suspended client's sessions bet while any other client is active",
+  },
+  {
+    id: 'rounds-27', file: ROUNDS, tests: suspendedTests,
+    find: "  if not exists (select 1 from public.profile p where p.id = s.client_id and p.status = 'active') then\n    return query select 'operator_suspended'",
+    replace: "  if false then\n    return query select 'operator_suspended'",
+    description: "a suspended client's sessions take new bets",
+  },
+  // Held wins: private.win_limit_passed, round_win's held branches, private.review_win.
+  {
+    id: 'rounds-28', file: ROUNDS, tests: heldWinTests,
+    find: 'round.total_win + amount > l.max_multiple * round.total_bet', replace: 'round.total_win + amount >= l.max_multiple * round.total_bet',
+    description: 'a win of exactly the multiple limit is held',
+  },
+  {
+    id: 'rounds-29', file: ROUNDS, tests: heldWinTests,
+    find: 'round.total_win + amount > l.max_amount', replace: 'round.total_win + amount >= l.max_amount',
+    description: 'a win of exactly the amount limit is held',
+  },
+  {
+    id: 'rounds-30', file: ROUNDS, tests: heldWinTests,
+    find: 'round.total_win + amount > l.max_multiple * round.total_bet', replace: 'amount > l.max_multiple * round.total_bet',
+    description: "a round's earlier wins do not count towards its multiple limit",
+  },
+  {
+    id: 'rounds-31', file: ROUNDS, tests: heldWinTests,
+    find: 'round.total_win + amount > l.max_amount', replace: 'amount > l.max_amount',
+    description: "a round's earlier wins do not count towards its amount limit",
+  },
+  {
+    id: 'rounds-32', file: ROUNDS, tests: heldWinTests,
+    find: 'and (l.game is null or l.game = round.game)', replace: 'and (l.game = round.game)',
+    description: "the platform's and a provider's limits (no game) hold nothing",
+  },
+  {
+    id: 'rounds-33', file: ROUNDS, tests: heldWinTests,
+    find: 'and (l.game is null or l.game = round.game)', replace: 'and true',
+    description: "one game's limit holds the wins of every game",
+  },
+  {
+    id: 'rounds-34', file: ROUNDS, tests: heldWinTests,
+    find: 'where (l.provider_id is null or l.provider_id = round.provider_id)', replace: 'where true',
+    description: "one provider's limit holds the wins of every provider",
+  },
+  {
+    id: 'rounds-35', file: ROUNDS, tests: heldWinTests,
+    find: 'l.currency_code = round.currency_code and ', replace: '',
+    description: "an amount limit in one currency holds wins in every currency",
+  },
+  {
+    id: 'rounds-36', file: ROUNDS, tests: heldWinTests,
+    find: 'order by l.game nulls last, l.provider_id nulls last', replace: 'order by l.game nulls first, l.provider_id nulls first',
+    description: 'a held win names the least specific limit it passed, not the most specific',
+  },
+  {
+    id: 'rounds-37', file: ROUNDS, tests: heldWinTests,
+    find: 'set total_win = r.total_win + case when held_by is null then amount else 0 end,', replace: 'set total_win = r.total_win + amount,',
+    description: "a held win counts in its round's total_win before it is paid",
+  },
+  {
+    id: 'rounds-38', file: ROUNDS, tests: heldWinTests,
+    find: '  if amount > 0 and held_by is null then\n    perform private.count_loss', replace: '  if amount > 0 then\n    perform private.count_loss',
+    description: "a held win takes from the player's loss tally before it is paid (and even if rejected)",
+  },
+  {
+    id: 'rounds-39', file: ROUNDS, tests: heldWinTests,
+    find: 'case when not seamless or held_by is not null', replace: 'case when not seamless',
+    description: 'a held win in seamless mode has no answer (it waits for a credit call never made)',
+  },
+  {
+    id: 'rounds-40', file: ROUNDS, tests: heldWinTests,
+    find: '  if amount > 0 then\n    held_by := private.win_limit_passed(round, amount);\n  end if;', replace: '',
+    description: 'no win is ever held',
+  },
+  {
+    id: 'rounds-41', file: ROUNDS, tests: heldWinTests,
+    find: "  if held.status <> 'held' then\n    if held.status = decided then", replace: "  if held.status = 'rejected' then\n    if held.status = decided then",
+    description: 'a released win released again is paid again',
+  },
+  {
+    id: 'rounds-42', file: ROUNDS, tests: heldWinTests,
+    find: '    if held.status = decided then\n      return held;\n    end if;', replace: '',
+    description: 'deciding a held win the same way again is refused, not answered unchanged',
+  },
+  {
+    id: 'rounds-43', file: ROUNDS, tests: heldWinTests,
+    find: "    if round.wallet_mode = 'seamless' then\n      perform private.queue_wallet_call(win, s, 'credit'",
+    replace: "    if private.lock_wallet_mode(round.client_id, round.livemode, false) = 'seamless' then\n      perform private.queue_wallet_call(win, s, 'credit'",
+    description: "a held win released after a switch of mode is paid in the mode in force, not the round's wallet",
+  },
+  {
+    id: 'rounds-44', file: ROUNDS, tests: heldWinTests,
+    find: 'round.currency_code, -held.amount, false);', replace: 'round.currency_code, held.amount, false);',
+    description: "a released win adds to the player's loss tally instead of taking from it",
+  },
+  {
+    id: 'rounds-45', file: ROUNDS, tests: heldWinTests,
+    find: '    update public.game_round r set total_win = r.total_win + held.amount where r.id = round.id;\n', replace: '',
+    description: "a released win is missing from its round's total_win",
+  },
   // The seamless wallet.
   {
     id: 'seamless-1', file: SEAMLESS, tests: seamlessTests,
@@ -167,6 +312,41 @@ export const sqlMutations: SqlMutation[] = [
     find: "    update public.round_transaction x set rolled_back = true where x.id = t.id;\n", replace: '',
     description: 'a failed debit leaves its bet standing (not rolled back)',
   },
+  {
+    id: 'seamless-7', file: SEAMLESS, tests: heldWinTests,
+    find: "if t.response_body is null and not (t.kind = 'bet' and call.action = 'rollback') then",
+    replace: "if not (t.kind = 'bet' and call.action = 'rollback') then",
+    description: "a released held win's credit overwrites the answer the provider was given when it was held",
+  },
+  {
+    id: 'seamless-8', file: SEAMLESS, tests: seamlessTests,
+    find: "if t.response_body is null and not (t.kind = 'bet' and call.action = 'rollback') then",
+    replace: 'if t.response_body is null then',
+    description: "a failed debit's compensating rollback gives the failed bet an OK answer",
+  },
+  {
+    id: 'seamless-9', file: SEAMLESS, tests: seamlessTests,
+    find: "c.action = 'debit' and c.status = 'pending'", replace: "c.action = 'debit'",
+    description: 'a win waits for any debit of its round, even one the operator answered',
+  },
+  {
+    id: 'seamless-10', file: SEAMLESS, tests: seamlessTests,
+    find: "where d.status = 'pending' and d.action = 'debit' and d.next_attempt_at <= now()",
+    replace: "where d.status = 'pending' and d.action = 'debit'",
+    description: 'the runner fails a debit whose caller is still waiting for the operator',
+  },
+  {
+    id: 'seamless-11', file: SEAMLESS, tests: seamlessTests,
+    find: "where c.id = retry_wallet_call.call_id and c.status = 'failed' and c.action <> 'debit'",
+    replace: "where c.id = retry_wallet_call.call_id and c.status = 'failed'",
+    description: 'staff can send a failed debit again (the player would be charged for a bet already undone)',
+  },
+  {
+    id: 'seamless-12', file: SEAMLESS, tests: restrictionTests,
+    find: "perform private.count_loss(call.client_id, call.livemode, call.request->>'player_id', call.request->>'currency', -t.amount, false);\n    delete",
+    replace: "perform private.count_loss(call.client_id, call.livemode, call.request->>'player_id', call.request->>'currency', t.amount, false);\n    delete",
+    description: "a debit the operator refused stays counted in the player's losses (counted twice)",
+  },
   // The ledger and the test players' balances.
   {
     id: 'ledger-1', file: LEDGER, tests: ledgerTests,
@@ -190,7 +370,33 @@ export const sqlMutations: SqlMutation[] = [
     description: "two movements of one wallet read the same balance (no row lock)",
   },
   {
-    id: 'sandbox-1', file: SANDBOX, tests: sandboxTests,
+    id: 'ledger-5', file: LEDGER, tests: ledgerTests,
+    find: 'if amount = 0 or abs(amount) >= 1e16 then', replace: 'if abs(amount) >= 1e16 then',
+    description: 'a movement of 0 is recorded',
+  },
+  {
+    id: 'ledger-6', file: LEDGER, tests: ledgerTests,
+    find: "if (type in ('deposit', 'win') and amount < 0) or ", replace: 'if ',
+    description: 'a deposit or a win may take money out',
+  },
+  {
+    id: 'ledger-7', file: LEDGER, tests: ledgerTests,
+    find: 'if amount <> round(amount, 4) then', replace: 'if false then',
+    description: 'an amount with more than four decimal places is rounded silently, not refused',
+  },
+  {
+    id: 'ledger-8', file: LEAN, tests: roundTests,
+    find: 'set balance = w.balance + move_money.amount', replace: 'set balance = w.balance - move_money.amount',
+    description: "the engine's bet credits the float and its win debits it",
+  },
+  {
+    id: 'ledger-9', file: LEAN, tests: roundTests,
+    find: 'where w.client_id = s.client_id and w.currency_code = move_money.currency\n    returning w.balance into balance;',
+    replace: 'where w.client_id = s.client_id\n    returning w.balance into balance;',
+    description: "a round's movement in one currency moves every wallet of the client",
+  },
+  {
+    id: 'sandbox-1', file: LEAN, tests: sandboxTests,
     find: 'set balance = p.balance + amount', replace: 'set balance = p.balance - amount',
     description: "a test player's bet credits and its win debits",
   },
@@ -219,6 +425,50 @@ export const sqlMutations: SqlMutation[] = [
     id: 'webhooks-4', file: WEBHOOKS, tests: webhookTests,
     find: 'if finish_delivery.status_code = 410 or (endpoint.enabled', replace: 'if (endpoint.enabled',
     description: "an endpoint answering 410 Gone is retried, not disabled",
+  },
+  {
+    id: 'webhooks-5', file: WEBHOOKS, tests: webhookTests,
+    find: 'where e.client_id = emit_event.client_id and e.livemode = emit_event.livemode and e.enabled',
+    replace: 'where e.client_id = emit_event.client_id and e.livemode = emit_event.livemode',
+    description: 'a disabled endpoint is sent new events',
+  },
+  {
+    id: 'webhooks-6', file: WEBHOOKS, tests: webhookTests,
+    find: 'where e.client_id = emit_event.client_id and e.livemode = emit_event.livemode and e.enabled',
+    replace: 'where e.client_id = emit_event.client_id and e.enabled',
+    description: "a test event is sent to the live endpoints (and a live one to the test endpoints)",
+  },
+  {
+    id: 'webhooks-7', file: WEBHOOKS, tests: webhookTests,
+    find: 'if finish_delivery.status_code between 200 and 299 then', replace: 'if finish_delivery.status_code between 200 and 399 then',
+    description: 'a redirect counts as delivered',
+  },
+  {
+    id: 'webhooks-8', file: WEBHOOKS, tests: webhookTests,
+    find: "endpoint.failing_since <= now() - interval '5 days'", replace: "endpoint.failing_since >= now() - interval '5 days'",
+    description: 'an endpoint is disabled at its first failure, not after five days of them',
+  },
+  {
+    id: 'webhooks-9', file: WEBHOOKS, tests: webhookTests,
+    find: 'case when s.previous_until > now() then s.previous_secret end', replace: 's.previous_secret',
+    description: "a rotated secret keeps signing after its 24 hours",
+  },
+  {
+    id: 'webhooks-10', file: WEBHOOKS, tests: webhookTests,
+    find: '    update public.webhook_endpoint e set failing_since = null where e.id = delivery.endpoint_id and e.failing_since is not null;\n',
+    replace: '',
+    description: 'an endpoint that recovered is still disabled five days after its first failure',
+  },
+  {
+    id: 'webhooks-11', file: LEAN, tests: ['tests/webhooks/outbox.test.ts'],
+    find: "if new.type not in ('bet', 'win') then", replace: 'if true then',
+    description: "a round's bets are each a transaction.created event again (the round's events report them)",
+  },
+  {
+    id: 'webhooks-12', file: LEAN, tests: ['tests/money/wallet-settings.test.ts'],
+    find: 'if new.balance_after < threshold and new.balance_after - new.amount >= threshold then',
+    replace: 'if new.balance_after < threshold then',
+    description: 'wallet.balance_low is sent at every movement below the alert, not once per crossing',
   },
   // Compliance and responsible gaming.
   {
@@ -256,6 +506,32 @@ export const sqlMutations: SqlMutation[] = [
     id: 'compliance-7', file: COMPLIANCE, tests: ['tests/compliance/sessions.test.ts'],
     find: 'elsif country = any (j.blocked_countries) or (cardinality', replace: 'elsif (cardinality',
     description: "a jurisdiction's blocked country may launch sessions",
+  },
+  {
+    id: 'compliance-8', file: RESPONSIBLE, tests: restrictionTests,
+    find: ' or r.self_excluded_until > now() or', replace: ' or',
+    description: 'a player self-excluded until a date plays',
+  },
+  {
+    id: 'compliance-9', file: RESPONSIBLE, tests: restrictionTests,
+    find: 'now() - started > make_interval(mins => r.session_time_limit_minutes)', replace: 'started - now() > make_interval(mins => r.session_time_limit_minutes)',
+    description: 'the session time limit is never reached',
+  },
+  {
+    id: 'compliance-10', file: RESPONSIBLE, tests: restrictionTests,
+    find: 'day_now := case when tally.day_start = utc::date then tally.day_loss else 0 end + amount;',
+    replace: 'day_now := tally.day_loss + amount;',
+    description: "yesterday's losses count against today's limit",
+  },
+  {
+    id: 'compliance-11', file: RESPONSIBLE, tests: restrictionTests,
+    find: " or week_now > (limits->>'week')::numeric", replace: '',
+    description: 'the weekly loss limit is not enforced',
+  },
+  {
+    id: 'compliance-12', file: RESPONSIBLE, tests: restrictionTests,
+    find: 'where j.code = jurisdiction and j.max_stake_currency = currency', replace: 'where j.code = jurisdiction',
+    description: "a jurisdiction's maximum stake in one currency caps stakes in every currency",
   },
   // Row-level security.
   {

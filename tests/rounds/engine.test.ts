@@ -378,4 +378,17 @@ describe('bounds and scopes the mutation campaign asked for', () => {
     const given = await sql`select amount::text from public.round_transaction where round_id = ${roundId} and kind = 'rollback'`;
     expect(given.map((t) => t.amount).sort()).toEqual(['4.0000', '6.0000']);
   });
+  it("a round's movements touch the wallet in the session's currency alone", async () => {
+    const op = await newOperator(sql, 'two-currencies');
+    for (const currency of ['EUR', 'USD']) {
+      await sql`insert into public.wallet (client_id, currency_code) values (${op.account.id}, ${currency})`;
+      await sql`select * from public.record_transaction(${op.account.id}::uuid, ${currency}, 'deposit', 50::numeric)`;
+    }
+    const s = await recordedSession(sql, op.account.id);
+    const round = id('round');
+    expect(await bet(s, id('bet'), round, '10')).toMatchObject({ outcome: 'ok', balance: '40.0000' });
+    expect(await win(s, id('win'), round, '3', true)).toMatchObject({ outcome: 'ok', balance: '43.0000' });
+    expect(await sql`select currency_code, balance::text from public.wallet where client_id = ${op.account.id} order by currency_code`)
+      .toEqual([{ currency_code: 'EUR', balance: '43.0000' }, { currency_code: 'USD', balance: '50.0000' }]);
+  });
 });

@@ -233,6 +233,26 @@ describe('which limit holds a win', () => {
       await owner`delete from public.win_limit where provider_id is not null`;
     }
   });
+  it("an amount limit counts the round's wins so far: the win that takes the round past it is held", async () => {
+    const provider = await pragmatic();
+    await owner`
+      insert into public.win_limit (provider_id, game, currency_code, max_amount) values (${provider}, 'vs20olympgate', 'EUR', 50)`;
+    try {
+      const operator = await fundedOperator();
+      const token = await launch(operator);
+      const round = id('round');
+      await post('bets', { session_token: token, transaction_id: `${round}-bet`, round_id: round, amount: '20' });
+      const [first, second] = [id('win'), id('win')];
+      expect(await post('wins', { session_token: token, transaction_id: first, round_id: round, amount: '30' }))
+        .toMatchObject({ status: 200, body: { balance: '110.0000' } });
+      await post('wins', { session_token: token, transaction_id: second, round_id: round, amount: '30', round_closed: true });
+      expect(await heldOf(first)).toBeUndefined();
+      expect(await heldOf(second)).toMatchObject({ status: 'held', amount: '30.0000' });
+      expect(await floatOf(operator)).toBe('110.0000');
+    } finally {
+      await owner`delete from public.win_limit where provider_id is not null`;
+    }
+  });
 });
 
 describe("a held win and the player's loss tally", () => {

@@ -82,6 +82,16 @@ describe('a suspended or closed operator', () => {
     await setStatus(operator, 'active');
     expect(await post('bets', bet)).toMatchObject({ status: 200, body: { balance: '99.0000' } });
   });
+  it("is judged by its own status alone: another client's being active lets it bet no more", async () => {
+    const [active, suspended] = [await fundedOperator(), await fundedOperator()];
+    const [activeToken, suspendedToken] = [await launch(active), await launch(suspended)];
+    await setStatus(suspended, 'suspended');
+    expect(await post('bets', { session_token: suspendedToken, transaction_id: id('bet'), round_id: id('round'), amount: '1' }))
+      .toMatchObject({ status: 403, body: { code: 'operator_suspended' } });
+    expect(await post('bets', { session_token: activeToken, transaction_id: id('bet'), round_id: id('round'), amount: '1' }))
+      .toMatchObject({ status: 200, body: { balance: '99.0000' } });
+    expect(await float(suspended)).toBe('100.0000');
+  });
 });
 
 describe('a revoked key', () => {

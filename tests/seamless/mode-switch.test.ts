@@ -166,6 +166,33 @@ describe('a round settles in the wallet it started in', () => {
   });
 });
 
+describe('a rollback of a bet nobody has seen (a tombstone)', () => {
+  // In seamless mode such a rollback is meant to reach the operator (it refuses the debit if it
+  // comes later). Today the engine answers it transaction_pending (round_transaction_state of no
+  // row is wallet_pending), reported with the mutation campaign; either way it is never the
+  // float's to answer, which is what this holds.
+  it('follows the mode in force: a seamless client\'s is never answered from the float, a transfer client\'s is', async () => {
+    const c = await client('seamless');
+    const { token } = await launch(c);
+    const unseen = id('bet');
+    const tombstone = await post('rollbacks', { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: unseen });
+    if (tombstone.status === 200) {
+      expect(c.wallet.calls.map((call) => call.action)).toEqual(['rollback']);
+    } else {
+      expect(tombstone).toMatchObject({ status: 409, body: { code: 'transaction_pending' } });
+      expect(c.wallet.calls).toEqual([]);
+    }
+    expect(await sql`
+      select t.transaction_id from public.round_transaction t
+      where t.client_id = ${c.operator.account.id} and t.response_body is not null
+        and not exists (select 1 from public.wallet_call w where w.round_transaction_id = t.id)`).toEqual([]);
+    await c.setMode('transfer');
+    expect(await post('rollbacks', { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: id('bet') }))
+      .toMatchObject({ status: 200, body: { balance: '100.0000' } });
+    expect(c.wallet.calls.filter((call) => call.action === 'rollback')).toHaveLength(tombstone.status === 200 ? 1 : 0);
+  });
+});
+
 describe('a round open when the mode changed under it', () => {
   // The switch is refused while a round is open (rounds_open), so this state is written by hand:
   // the engine itself must still settle the round where it started, whatever the setting says.
