@@ -13,20 +13,21 @@ import { expectResponseMatches } from '../openapi/contract.ts';
 import { as, type Cast, cast, outcome } from '../helpers/db.ts';
 import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
 import { isolatedDatabase, newOperator, type Operator, sessionRequest, validBody } from '../helpers/api.ts';
+import { launchToken, type ProviderAnswer, providerCalls } from '../helpers/provider-api.ts';
 
 const local = { allowPrivateUrls: true, walletTimeoutMs: 2_000 };
 const id = (prefix: string) => `${prefix}-${randomUUID()}`;
 let owner: Sql;
 let endpoint: Sql;
 let handle: (request: Request) => Promise<Response>;
-let providerKey: string;
+let post: (path: 'bets' | 'wins' | 'rollbacks', body: object) => Promise<ProviderAnswer>;
 let people: Cast;
 let wallet: ReferenceWallet | undefined;
 
 beforeAll(async () => {
   ({ owner, endpoint } = await isolatedDatabase('held_wins'));
   handle = createApp({ sql: endpoint, signer: await createSessionTokenSigner({ issuer: 'https://cgs.test' }), config: local });
-  providerKey = (await owner`select key from public.issue_provider_key('pragmatic-play')`)[0].key;
+  post = providerCalls(handle, (await owner`select key from public.issue_provider_key('pragmatic-play')`)[0].key);
   people = await cast(owner);
 });
 afterAll(() => wallet?.close());
@@ -38,23 +39,7 @@ async function fundedOperator(): Promise<Operator> {
   return operator;
 }
 
-async function launch(operator: Operator, body: object = validBody) {
-  const response = await handle(sessionRequest({ ...body, player_id: id('player') }, { key: operator.key }));
-  expect(response.status).toBe(201);
-  return new URL((await response.json()).launch_url).searchParams.get('token')!;
-}
-
-const operations = { bets: 'providerBet', wins: 'providerWin', rollbacks: 'providerRollback' } as const;
-
-async function post(path: 'bets' | 'wins' | 'rollbacks', body: object) {
-  const response = await handle(new Request(`http://api.test/v3/provider/${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` },
-    body: JSON.stringify(body),
-  }));
-  const text = await response.text();
-  expectResponseMatches(operations[path], response, JSON.parse(text));
-  return { status: response.status, text, body: JSON.parse(text), replayed: response.headers.get('idempotent-replayed') };
-}
+const launch = (operator: Operator, body: object = {}) => launchToken(handle, operator, { ...body, player_id: id('player') });
 
 const floatOf = async (operator: Operator) =>
   (await owner`select balance::text from public.wallet where client_id = ${operator.account.id} and currency_code = 'EUR'`)[0].balance;

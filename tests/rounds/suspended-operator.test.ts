@@ -6,14 +6,15 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
 import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
+import { launchToken, type ProviderAnswer, providerCalls } from '../helpers/provider-api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();
 const id = (prefix: string) => `${prefix}-${randomUUID()}`;
-let providerKey: string;
+let post: (path: 'bets' | 'wins' | 'rollbacks', body: object) => Promise<ProviderAnswer>;
 
 beforeAll(async () => {
-  providerKey = (await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key;
+  post = providerCalls(handle, (await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key);
 });
 
 async function fundedOperator(): Promise<Operator> {
@@ -23,19 +24,7 @@ async function fundedOperator(): Promise<Operator> {
   return operator;
 }
 
-async function launch(operator: Operator) {
-  const response = await handle(sessionRequest(validBody, { key: operator.key }));
-  expect(response.status).toBe(201);
-  return new URL((await response.json()).launch_url).searchParams.get('token')!;
-}
-
-async function post(path: 'bets' | 'wins' | 'rollbacks', body: object) {
-  const response = await handle(new Request(`http://api.test/v3/provider/${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` },
-    body: JSON.stringify(body),
-  }));
-  return { status: response.status, body: await response.json() };
-}
+const launch = (operator: Operator) => launchToken(handle, operator);
 
 const setStatus = (operator: Operator, status: string) =>
   sql`update public.profile set status = ${status} where id = ${operator.account.id}`;

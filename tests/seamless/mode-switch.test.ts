@@ -7,15 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
 import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
-import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
+import { newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
+import { launchToken, type ProviderAnswer, providerCalls } from '../helpers/provider-api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();
 const id = (prefix: string) => `${prefix}-${randomUUID()}`;
-let providerKey: string;
+let post: (path: 'bets' | 'wins' | 'rollbacks', body: object) => Promise<ProviderAnswer>;
 
 beforeAll(async () => {
-  providerKey = (await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key;
+  post = providerCalls(handle, (await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key);
 });
 
 interface Client {
@@ -43,17 +44,7 @@ async function client(mode: 'transfer' | 'seamless'): Promise<Client> {
 }
 
 async function launch(c: Client, player = id('player')) {
-  const response = await handle(sessionRequest({ ...validBody, player_id: player }, { key: c.operator.key }));
-  expect(response.status).toBe(201);
-  return { token: new URL((await response.json()).launch_url).searchParams.get('token')!, player };
-}
-
-async function post(path: 'bets' | 'wins' | 'rollbacks', body: object) {
-  const response = await handle(new Request(`http://api.test/v3/provider/${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` },
-    body: JSON.stringify(body),
-  }));
-  return { status: response.status, body: await response.json() };
+  return { token: await launchToken(handle, c.operator, { player_id: player }), player };
 }
 
 const floatOf = async (c: Client) =>
