@@ -193,7 +193,7 @@ export function mayHaveRun(error: unknown): boolean {
 
 /**
  * A call that failed for want of the database: it could not be reached, ended the connection, or
- * gave no answer within the deadline. `mayHaveRun`: the statement reached the database and its
+ * gave no answer within the deadline. `mayHaveRun`: its commit reached the database and its
  * fate is unknown (it may have committed); false when it is known not to have run.
  */
 export class DatabaseUnavailable extends Error {
