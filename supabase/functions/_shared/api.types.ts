@@ -1682,7 +1682,7 @@ export interface components {
                 };
             };
         };
-        /** @description The database could not be reached, was too slow, or lost its answer. `service_unavailable`: the request was not applied (nothing was written). `outcome_unknown`: its statement reached the database and no answer came back, so it may have been applied; send it again unchanged, with the same `Idempotency-Key` or `transaction_id` (never a new one), and the answer is the first one's. */
+        /** @description The database could not be reached, was too slow, or lost its answer. `service_unavailable`: the request was not applied (nothing was written). `outcome_unknown`: its commit reached the database and no answer came back, so it may have been applied; send it again unchanged, with the same `Idempotency-Key` or `transaction_id` (never a new one), and the answer is the first one's. */
         WriteUnavailable: {
             headers: {
                 /**
