@@ -385,3 +385,58 @@ describe('seamless wallet calls, each sent as often as its kind allows', () => {
     expect(callsOf(player).filter((call) => call.transaction_id === `pragmatic-play:${rb}`)).toHaveLength(9);
   });
 });
+
+describe('seamless debits the runner gave up on', () => {
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  const debitOf = async (transactionId: string) => (await owner`
+    select c.id, c.status, c.attempts, c.balance::text from public.wallet_call c
+    join public.round_transaction t on t.id = c.round_transaction_id
+    where t.transaction_id = ${transactionId} and c.action = 'debit'`)[0];
+  async function queuedDebit(player: string, round = id('round')) {
+    const tx = id('bet');
+    const [{ session_id }] = await owner`select id as session_id from public.game_session where player_id = ${player}`;
+    const [queued] = await owner`select outcome from private.round_bet(${sha(providerKey)}, ${session_id}, ${tx}, ${round},
+      1, false, ${sha(tx)})`;
+    expect(queued.outcome).toBe('wallet_call');
+    return tx;
+  }
+
+  it("a debit the runner failed stays failed when its caller's answer for the same attempt comes late", async () => {
+    const { player } = await launch();
+    const round = id('round');
+    const tx = await queuedDebit(player, round);
+    const debit = await debitOf(tx);
+    // The runner fails it (its caller seemed dead), then the caller's answer arrives, for the same attempt.
+    await owner`select * from private.finish_wallet_call(${debit.id}, ${debit.attempts}, 'failed', error => 'the call was never finished')`;
+    const [late] = await owner`select outcome from private.finish_wallet_call(${debit.id}, ${debit.attempts}, 'accepted', '99.0000')`;
+    expect(late.outcome).toBe('wallet_failed');
+    expect(await debitOf(tx)).toMatchObject({ status: 'failed', balance: null });
+    expect(await roundOf(round)).toMatchObject({ status: 'cancelled', total_bet: '0.0000' });
+    await runDue();
+  });
+
+  it('the runner leaves a debit alone while its caller may still be waiting for the operator', async () => {
+    const { player } = await launch();
+    const tx = await queuedDebit(player);
+    await runDeliveries(endpoint, local);
+    expect(await debitOf(tx)).toMatchObject({ status: 'pending' });
+    // Once its lease is up, the caller is taken for dead.
+    await runDue();
+    expect(await debitOf(tx)).toMatchObject({ status: 'failed' });
+  });
+
+  it('the runner never claims a debit to send, even with more debits due than it fails in one batch', async () => {
+    const { player } = await launch();
+    const txs = [await queuedDebit(player), await queuedDebit(player)];
+    const before = await Promise.all(txs.map(debitOf));
+    const ids = before.map((d) => d.id as string);
+    // Both the oldest due calls there are.
+    await owner`update public.wallet_call set next_attempt_at = now() - interval '1 hour' where id = any (${ids}::uuid[])`;
+    const claimed = await owner<{ call: { action: string } }[]>`select call from private.claim_wallet_calls(1, 30)`;
+    expect(claimed.map(({ call }) => call.action)).not.toContain('debit');
+    expect((await Promise.all(txs.map(debitOf))).map((d) => d.attempts)).toEqual(before.map((d) => d.attempts));
+    await runDue();
+    await runDue();
+    expect((await Promise.all(txs.map(debitOf))).map((d) => d.status)).toEqual(['failed', 'failed']);
+  });
+});
