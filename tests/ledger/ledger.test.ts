@@ -265,5 +265,15 @@ describe('the ledger', () => {
       expect(await outcome(() => record(sql, mona, { client: alice, type: 'win', amount: '0.0001' }))).toBe('22003');
       expect((await ledgerOf(sql, alice)).transactions).toHaveLength(1);
     });
+
+    test('a balance of exactly 10^16 is refused by the ledger itself, with its own message, not by the column overflowing', async () => {
+      const { alice, mona } = await cast(sql);
+      await openWallet(sql, alice);
+      await record(sql, mona, { client: alice, type: 'deposit', amount: '9999999999999999' });
+
+      await expect(record(sql, mona, { client: alice, type: 'win', amount: '1' }))
+        .rejects.toMatchObject({ code: '22003', message: 'the balance would exceed its maximum' });
+      expect((await ledgerOf(sql, alice)).transactions).toHaveLength(1);
+    });
   });
 });
