@@ -301,3 +301,19 @@ describe('what an attempt is', () => {
     await owner`update public.webhook_delivery set status = 'failed' where id = ${delivery}`;
   });
 });
+
+describe('the secrets a delivery is signed with', () => {
+  it('are the current secret and, for the 24 hours after a rotation only, the previous one', async () => {
+    const previous = `whsec_${randomBytes(32).toString('base64')}`;
+    const [during, after] = [await pendingEvent(), await pendingEvent()];
+    await owner`update private.webhook_secret set previous_secret = ${previous}, previous_until = now() + interval '1 hour'
+                where endpoint_id = ${during.endpoint}`;
+    await owner`update private.webhook_secret set previous_secret = ${previous}, previous_until = now() - interval '1 second'
+                where endpoint_id = ${after.endpoint}`;
+    const claimed = await owner<{ delivery_id: string; secrets: string[] }[]>`
+      select delivery_id, secrets from private.claim_deliveries(1000, 30)
+      where delivery_id in (${during.delivery}, ${after.delivery})`;
+    expect(Object.fromEntries(claimed.map((c) => [c.delivery_id, c.secrets])))
+      .toEqual({ [during.delivery]: [secret, previous], [after.delivery]: [secret] });
+  });
+});
