@@ -235,3 +235,44 @@ describe('loss limits', () => {
     }
   });
 });
+
+describe('limits the mutation campaign asked for', () => {
+  const tally = async (player: string) =>
+    (await sql`select day_loss::text as day, week_loss::text as week from private.player_loss where player_id = ${player}`)[0];
+
+  it("a new day starts the day's loss tally afresh, while the week's carries on to its own limit", async () => {
+    const player = `p-${randomUUID()}`;
+    await restrictions('PUT', player, { loss_limits: { EUR: { day: '10', week: '15' } } });
+    const session = await recordedPlayerSession(player);
+    expect(await bet(session, '10')).toBe('ok');
+    expect(await bet(session, '0.01')).toBe('loss_limit_reached');
+    // The tally as a new day finds it: yesterday's.
+    await sql`update private.player_loss set day_start = day_start - 1 where player_id = ${player}`;
+    expect(await bet(session, '5')).toBe('ok');
+    expect(await tally(player)).toEqual({ day: '5.0000', week: '15.0000' });
+    expect(await bet(session, '0.01')).toBe('loss_limit_reached');
+  });
+
+  it('the monthly loss limit holds on its own', async () => {
+    const player = `p-${randomUUID()}`;
+    await restrictions('PUT', player, { loss_limits: { EUR: { month: '5' } } });
+    const session = await recordedPlayerSession(player);
+    expect(await bet(session, '5')).toBe('ok');
+    expect(await bet(session, '0.01')).toBe('loss_limit_reached');
+  });
+
+  it("a jurisdiction's maximum stake in one currency does not cap stakes in another", async () => {
+    const session = await recordedPlayerSession(`p-${randomUUID()}`);
+    await sql`insert into public.jurisdiction (code, name, regulator, max_stake, max_stake_currency)
+              values ('ZZ-USD', 'Test', 'Test', 5, 'USD') on conflict (code) do nothing`;
+    await sql`update public.game_session set jurisdiction = 'ZZ-USD' where id = ${session}`;
+    expect(await bet(session, '6')).toBe('ok');
+  });
+
+  it('a player self-excluded until a date is refused bets until then', async () => {
+    const player = `p-${randomUUID()}`;
+    const session = await recordedPlayerSession(player);
+    await restrictions('PUT', player, { self_excluded_until: later(24) });
+    expect(await bet(session, '1')).toBe('player_restricted');
+  });
+});
