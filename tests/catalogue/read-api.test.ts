@@ -90,6 +90,9 @@ describe('GET /v3/games', () => {
     const again = await get(`/games?provider=${slug}`, { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
+    // A 304 carries no representation headers (RFC 9110 15.4.5): no Content-Type for a body it lacks.
+    expect([...again.headers.keys()].sort()).toEqual(['cache-control', 'etag']);
+    expect(again.headers.get('etag')).toBe(etag);
     expect((await get(`/games?provider=${slug}&limit=2`, { 'if-none-match': etag })).status).toBe(200);
   });
 

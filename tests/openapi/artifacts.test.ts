@@ -42,7 +42,9 @@ describe('generated from the OpenAPI document', () => {
     );
     const found = requests(collection.item).map((r) => `${r.request!.method} /${r.request!.url.path.join('/')}`);
     expect(found.sort()).toEqual(operations.sort());
-    expect(collection.variable.map((v: { key: string }) => v.key)).toEqual(['baseUrl', 'bearerToken']);
+    expect(collection.variable.map((v: { key: string }) => v.key)).toEqual([
+      'baseUrl', 'bearerToken', 'providerKey', 'gameId', 'playerId', 'restrictedPlayerId', 'webhookUrl', 'resetSandbox',
+    ]);
     expect(collection.auth).toMatchObject({ type: 'bearer' });
   });
 });

@@ -237,6 +237,21 @@ describe('404, 405', () => {
     expect((await problemOf(response)).code).toBe('not_found');
   });
 
+  it.each([
+    ['http://127.0.0.1:8000/functions/v1/v3/v3/sessions', 'This path has /v3 twice.'],
+    ['http://127.0.0.1:8000/v3/v3/games', 'This path has /v3 twice.'],
+    ['http://127.0.0.1:8000/functions/v1/sessions', 'No such resource: this path does not start with /v3.'],
+  ])('answers %s (a base URL got wrong) 404 not_found naming the base URL to use', async (url, start) => {
+    const response = await handle(new Request(url, { headers: { authorization: 'Bearer whatever' } }));
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(await problemOf(response)).toMatchObject({
+      code: 'not_found', retryable: false,
+      detail: `${start} The base URL is http://127.0.0.1:8000/functions/v1 and every path starts with /v3, as in `
+        + 'http://127.0.0.1:8000/functions/v1/v3/sessions.',
+    });
+  });
+
   it.each(['PUT', 'DELETE', 'PATCH'])('answers %s /v3/sessions with 405 and Allow: GET, POST', async (method) => {
     const { response, problem } = await rejected(new Request(SESSIONS_URL, { method }), 405);
     expect(response.headers.get('allow')).toBe('GET, POST');

@@ -18,7 +18,19 @@ describe('GET /v3/openapi.json', () => {
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(response.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
     const file = JSON.parse(await readFile(new URL('../../supabase/functions/v3/openapi.json', import.meta.url), 'utf8'));
-    expect(await response.json()).toEqual(file);
+    expect(await response.json()).toEqual({
+      ...file, servers: [{ url: 'http://api.test/functions/v1', description: 'Where this document was read' }, ...file.servers.slice(1)],
+    });
+  });
+
+  it('names the address the caller used as its first server, whatever the port, with the path before /v3', async () => {
+    const servers = async (url: string) => (await (await handle(new Request(url))).json()).servers.map((s: { url: string }) => s.url);
+    expect(await servers('http://127.0.0.1:8000/functions/v1/v3/openapi.json'))
+      .toEqual(['http://127.0.0.1:8000/functions/v1', '{SUPABASE_URL}/functions/v1']);
+    // Hosted, the function is handed /v3/...: the caller sent /functions/v1/v3/....
+    expect((await servers('https://ref.supabase.co/v3/openapi.json'))[0]).toBe('https://ref.supabase.co/functions/v1');
+    const [a, b] = await Promise.all(['http://a.test:1/v3/openapi.json', 'http://b.test:2/v3/openapi.json'].map((u) => handle(new Request(u))));
+    expect(a.headers.get('etag')).not.toBe(b.headers.get('etag'));
   });
 
   it('answers a revalidation with the current ETag with 304 and no body', async () => {
@@ -28,6 +40,9 @@ describe('GET /v3/openapi.json', () => {
     const again = await handle(new Request(URL_, { headers: { 'if-none-match': `W/"stale", ${etag}` } }));
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
+    // No representation headers on a 304 (RFC 9110 15.4.5): the validator and caching only.
+    expect(again.headers.get('content-type')).toBeNull();
+    expect([...again.headers.keys()].sort()).toEqual(['cache-control', 'etag']);
     expect((await handle(new Request(URL_, { headers: { 'if-none-match': '"stale"' } }))).status).toBe(200);
   });
 

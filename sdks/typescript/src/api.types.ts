@@ -575,7 +575,7 @@ export interface paths {
         get: operations["getPlayerRestrictions"];
         /**
          * Set a player's restrictions
-         * @description Replaces the player's restrictions with these, at once: new sessions and bets in open sessions are refused from now on (wins and rollbacks still settle). A running self-exclusion or cool-off cannot be lifted or shortened (`409 exclusion_active`). Each change is audited and is a `player.restrictions_updated` event.
+         * @description Replaces the player's restrictions with these, at once: new sessions and bets in open sessions are refused from now on (wins and rollbacks still settle). A live player's running self-exclusion or cool-off cannot be lifted or shortened (`409 exclusion_active`); a test key's player's can, at once (regulators' rules are for real players). Each change is audited and is a `player.restrictions_updated` event.
          */
         put: operations["putPlayerRestrictions"];
         post?: never;
@@ -639,6 +639,26 @@ export interface paths {
         get: operations["getSandboxPlayer"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset your sandbox
+         * @description Test keys only. Puts your test world back as a new account's is: removes your test players (and their balances), your test players' restrictions, your test webhook endpoints (and their pending deliveries), puts your test wallet settings back to `transfer` (forgetting the test wallet's URL and secret) and closes your test sessions. Live records are never touched. Answers how many of each it removed. No body.
+         */
+        post: operations["resetSandbox"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1411,6 +1431,28 @@ export interface components {
             /** @example EUR */
             currency: string;
         };
+        /** @description What a sandbox reset removed. */
+        SandboxReset: {
+            /** @constant */
+            livemode: false;
+            removed: {
+                /** @description Test players removed (each with its balance in every currency). */
+                players: number;
+                /** @description Test players' restrictions removed. */
+                restrictions: number;
+                /** @description Test webhook endpoints removed, with their pending deliveries. */
+                webhook_endpoints: number;
+                /** @description 1 when test wallet settings were set (they are forgotten: transfer mode). */
+                wallet_settings: number;
+            };
+            /** @description Test sessions closed (no more bets). */
+            sessions_closed: number;
+            /**
+             * @description The test wallet's mode now.
+             * @constant
+             */
+            wallet_mode: "transfer";
+        };
         WalletCheckReport: {
             /** @description Every scenario passed. */
             passed: boolean;
@@ -1902,7 +1944,7 @@ export interface components {
                 };
             };
         };
-        /** @description A self-exclusion or cool-off that is running would end sooner: refused, nothing changed. */
+        /** @description A live player's self-exclusion or cool-off that is running would end sooner: refused, nothing changed (test keys may lift their players'). */
         ExclusionActive: {
             headers: {
                 /**
@@ -3454,6 +3496,36 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was removed. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxReset"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["LiveKey"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     checkSandboxWallet: {

@@ -32,7 +32,7 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
     .route('/', sandboxRoutes(ctx));
   const app = new Hono({ strict: false });
   for (const base of BASES) app.route(base, v3);
-  app.notFound(() => new Problem('not_found', 'No such resource in API v3.').toResponse());
+  app.notFound((c) => new Problem('not_found', notFoundDetail(new URL(c.req.url))).toResponse());
   app.onError((error, c) => errorResponse(ctx, error, c.req.method));
   // A Problem is an Error, so Hono's onError answers it inside the route's middleware (a CORS header
   // set there stays). Hono rethrows what is not an Error; such an answer to HEAD keeps its headers
@@ -45,6 +45,18 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
       return request.method === 'HEAD' ? new Response(null, response) : response;
     }
   };
+}
+
+/**
+ * What a 404 for a path outside the routes says: a path that repeats /v3 (the base URL given with
+ * /v3 in it, and paths that start with /v3 again) or lacks it is told the base URL to use.
+ */
+export function notFoundDetail(url: URL): string {
+  const base = `${url.origin}/functions/v1`;
+  const right = `The base URL is ${base} and every path starts with /v3, as in ${base}/v3/sessions.`;
+  if (/\/v3\/v3(\/|$)/.test(url.pathname)) return `This path has /v3 twice. ${right}`;
+  if (!/^(\/functions\/v1)?\/v3(\/|$)/.test(url.pathname)) return `No such resource: this path does not start with /v3. ${right}`;
+  return 'No such resource in API v3.';
 }
 
 // Requests that write nothing, whatever happened to their statements.

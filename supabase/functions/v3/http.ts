@@ -17,10 +17,17 @@ export function etagOf(text: string): string {
   return `"${sha256Hex(text).slice(0, 32)}"`;
 }
 
+// What a 304 repeats of the 200 it stands for (RFC 9110 15.4.5): the validators and caching
+// headers, never representation metadata such as Content-Type, which would describe a body it lacks.
+const NOT_MODIFIED_HEADERS = new Set(['cache-control', 'content-location', 'date', 'etag', 'expires', 'vary']);
+
 /** 200 with `text`, or 304 with no body when If-None-Match holds its ETag (weak or strong) or `*`. */
 export function conditionalResponse(request: Request, text: string, headers: Record<string, string> & { etag: string }): Response {
   const match = request.headers.get('if-none-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-  if (match?.includes(headers.etag) || match?.includes('*')) return new Response(null, { status: 304, headers });
+  if (match?.includes(headers.etag) || match?.includes('*')) {
+    const kept = Object.entries(headers).filter(([name]) => NOT_MODIFIED_HEADERS.has(name.toLowerCase()));
+    return new Response(null, { status: 304, headers: Object.fromEntries(kept) });
+  }
   return new Response(text, { status: 200, headers });
 }
 

@@ -1,8 +1,9 @@
 // The sandbox (test keys only): POST /v3/sandbox/players gives a test player a test balance, which
 // the round engine then moves for that player's test sessions instead of the float, and GET
 // /v3/sandbox/players/{player_id} reads its balances; POST
-// /v3/sandbox/wallet-checks plays the self-check against the operator's test seamless wallet. A
-// caller without a working key gets 401 before any 400.
+// /v3/sandbox/wallet-checks plays the self-check against the operator's test seamless wallet; POST
+// /v3/sandbox/reset puts the caller's test world back. A caller without a working key gets 401
+// before any 400.
 import { Hono } from 'hono';
 import { type Caller, type CallerEnv, operatorKey } from '../caller.ts';
 import { jsonResponse, jsonTextResponse } from '../http.ts';
@@ -24,11 +25,14 @@ export function sandboxRoutes(ctx: ApiContext): Hono<CallerEnv> {
   const key = operatorKey(ctx.sql);
   resource(app, '/sandbox/players', { post: (c) => createTestPlayer(ctx, c.var.caller, c.req.raw) }, key);
   resource(app, '/sandbox/players/:player_id', { get: (c) => readTestPlayer(ctx, c.var.caller, c.req.param('player_id')!) }, key);
+  resource(app, '/sandbox/reset', { post: (c) => resetSandbox(ctx, c.var.caller) }, key);
   return resource(app, '/sandbox/wallet-checks', { post: (c) => checkTestWallet(ctx, c.var.caller, c.req.raw) }, key);
 }
 
 /** What the database answers a read of a test player (private.read_sandbox_player). */
 type ReadPlayerOutcome = 'found' | 'not_found' | 'live_key' | 'unauthorized';
+/** What the database answers a reset (private.reset_sandbox). */
+type ResetOutcome = 'reset' | 'live_key' | 'unauthorized';
 /** What the database answers a test player's balance set (private.put_sandbox_player). */
 type PutPlayerOutcome = 'created' | 'live_key' | 'unknown_currency' | 'unauthorized';
 
@@ -82,5 +86,21 @@ export async function createTestPlayer(ctx: ApiContext, caller: Caller, request:
       throw new Problem('validation_failed', 'The request body has invalid fields; see `errors`.', {
         errors: [{ pointer: pointerTo('currency'), code: 'unknown_currency', detail: 'The service does not offer this currency.' }],
       });
+  }
+}
+
+/**
+ * POST /v3/sandbox/reset: removes the caller's test players, test restrictions and test webhook
+ * endpoints, puts its test wallet settings back to transfer and closes its test sessions; answers
+ * how many of each. Test keys only: live records are never touched. No body is read.
+ */
+export async function resetSandbox(ctx: ApiContext, caller: Caller): Promise<Response> {
+  const [row] = await caller.answer(ctx.sql<{ outcome: ResetOutcome; body: string }[]>`
+    select * from private.reset_sandbox(${caller.keyHash})`);
+  switch (row.outcome) {
+    case 'reset':
+      return jsonTextResponse(200, row.body, { 'cache-control': 'no-store' });
+    case 'live_key':
+      throw liveKey();
   }
 }

@@ -1,0 +1,171 @@
+// What the Postman collection runs, top to bottom, with a test key: the order of the requests (each
+// id an earlier answer gave, kept in a collection variable by that request's test script), what
+// each sends instead of the document's examples, and what it checks. The examples document one
+// request; run in a row, some of them would break the sandbox (a seamless URL nobody answers, a
+// webhook endpoint retried for days, a cool-off on a demo player), so the run uses its own throwaway
+// players, keeps the wallet in transfer mode and deletes the endpoint it made. Every operation of the
+// document is exactly one step here: the generator refuses a document with one missing.
+
+/** One request of the run. */
+export interface Step {
+  /** The statuses its test accepts; default: the operation's 2xx answers in the document. */
+  expect?: number[];
+  /** Path parameters, by name ({{variables}} allowed). */
+  path?: Record<string, string>;
+  /** Query parameters sent; every other one is left disabled (Postman shows it, ready to enable). */
+  query?: Record<string, string>;
+  /** The JSON body instead of the document's example. */
+  body?: unknown;
+  /** Collection variables its answer sets: name -> a JavaScript expression over `body` (the JSON). */
+  capture?: Record<string, string>;
+  /** Sent with the demo provider's key instead of the operator's. */
+  providerKey?: boolean;
+  /** A pre-request script. */
+  prerequest?: string[];
+  /** More test-script lines, after the status check (`body` is the JSON answer). */
+  tests?: string[];
+}
+
+/** The collection's variables besides baseUrl (from the document's first server). */
+export const flowVariables = [
+  { key: 'bearerToken', value: '', description: 'Your API key. The run is written for a test key (cgs_test_...): with it, nothing touches live money.' },
+  {
+    key: 'providerKey', value: 'cgs_prov_SANDBOX-demo-game-public-key-test-only-0000',
+    description: 'The provider requests\' key: the demo provider\'s public key, which plays test sessions only (docs/sandbox.md).',
+  },
+  { key: 'gameId', value: 'cgs-sandbox:lucky-sevens', description: 'A game of the demo provider (test keys only).' },
+  { key: 'playerId', value: 'postman-player', description: 'The test player the run makes (again) and plays with.' },
+  { key: 'restrictedPlayerId', value: 'postman-restricted', description: 'A throwaway player the run sets restrictions on.' },
+  {
+    key: 'webhookUrl', value: 'http://127.0.0.1:9/postman-webhooks',
+    description: 'Where the run\'s webhook endpoint points (nothing listens there locally); the run deletes the endpoint at its end. Hosted: an https URL of yours.',
+  },
+  { key: 'resetSandbox', value: '', description: '"true" to end the run with POST /v3/sandbox/reset (removes all your test players, restrictions and endpoints).' },
+];
+
+const round = [
+  'pm.collectionVariables.set("roundId", "postman-round-" + pm.variables.replaceIn("{{$guid}}"));',
+  'pm.collectionVariables.set("betId", pm.variables.replaceIn("{{$guid}}"));',
+];
+
+/** Folders in the order they run, each its steps in order, by operationId. */
+export const flow: { folder: string; description: string; steps: Record<string, Step> }[] = [
+  {
+    folder: 'discovery',
+    description: 'Public documents: the launch-token keys and this description.',
+    steps: { getJwks: {}, getOpenApiDescription: {} },
+  },
+  {
+    folder: 'catalogue',
+    description: 'What can be launched. A test key also sees the demo provider, cgs-sandbox.',
+    steps: {
+      listProviders: {},
+      listCurrencies: {},
+      listGames: {},
+      getGame: { path: { game_id: '{{gameId}}' } },
+    },
+  },
+  {
+    folder: 'sandbox: a test player',
+    description: 'A test player with a test balance, for the session below.',
+    steps: {
+      createSandboxPlayer: { body: { player_id: '{{playerId}}', currency: 'EUR', balance: '100.00' } },
+      getSandboxPlayer: { path: { player_id: '{{playerId}}' } },
+    },
+  },
+  {
+    folder: 'sessions',
+    description: 'A session of the test player in a demo game: its launch URL carries the token the provider requests use.',
+    steps: {
+      createSession: {
+        body: { player_id: '{{playerId}}', game_id: '{{gameId}}', currency: 'EUR' },
+        capture: { sessionId: 'body.id', sessionToken: 'decodeURIComponent(/[?&]token=([^&]+)/.exec(body.launch_url)[1])' },
+      },
+      getSession: { path: { id: '{{sessionId}}' } },
+      listSessions: { query: { player_id: '{{playerId}}' } },
+    },
+  },
+  {
+    folder: 'provider',
+    description: 'What the game server calls while the player plays (the demo provider\'s key): a round of a bet and a win, and a rollback of a bet never seen.',
+    steps: {
+      providerBalance: { providerKey: true, query: { session_token: '{{sessionToken}}' } },
+      providerBet: {
+        providerKey: true, prerequest: round,
+        body: { session_token: '{{sessionToken}}', transaction_id: '{{betId}}', round_id: '{{roundId}}', amount: '1.00' },
+      },
+      providerRollback: {
+        providerKey: true,
+        body: { session_token: '{{sessionToken}}', transaction_id: '{{$guid}}', rolled_back_transaction_id: '{{$guid}}' },
+      },
+      providerWin: {
+        providerKey: true,
+        body: {
+          session_token: '{{sessionToken}}', transaction_id: '{{$guid}}', round_id: '{{roundId}}', amount: '2.00',
+          round_closed: true, bet_transaction_id: '{{betId}}',
+        },
+      },
+    },
+  },
+  {
+    folder: 'rounds',
+    description: 'The round just played.',
+    steps: {
+      listRounds: { query: { session_id: '{{sessionId}}' }, capture: { roundUuid: 'body.data[0].id' } },
+      getRound: { path: { id: '{{roundUuid}}' } },
+    },
+  },
+  {
+    folder: 'money',
+    description: 'Balances and ledger (a test key has none: the float is live money), and the wallet settings, left in transfer mode.',
+    steps: {
+      listWallets: {},
+      listTransactions: {},
+      getWalletSettings: {},
+      putWalletSettings: { body: { mode: 'transfer' } },
+    },
+  },
+  {
+    folder: 'compliance',
+    description: 'Jurisdictions, and restrictions on a throwaway player: limits only, no self-exclusion or cool-off.',
+    steps: {
+      listJurisdictions: { capture: { jurisdictionCode: 'body.data[0].code' } },
+      getJurisdiction: { path: { code: '{{jurisdictionCode}}' } },
+      getPlayerRestrictions: { path: { player_id: '{{restrictedPlayerId}}' } },
+      putPlayerRestrictions: {
+        path: { player_id: '{{restrictedPlayerId}}' },
+        body: { loss_limits: { EUR: { day: '50', month: '500' } }, stake_limits: { EUR: '2' }, session_time_limit_minutes: 120 },
+      },
+    },
+  },
+  {
+    folder: 'webhooks',
+    description: 'An endpoint made, read, changed, tried and deleted again, and the events of the run.',
+    steps: {
+      createWebhookEndpoint: { body: { url: '{{webhookUrl}}', description: 'Made by the Postman run, which deletes it' }, capture: { endpointId: 'body.id' } },
+      listWebhookEndpoints: {},
+      getWebhookEndpoint: { path: { id: '{{endpointId}}' } },
+      updateWebhookEndpoint: { path: { id: '{{endpointId}}' }, body: { enabled: false } },
+      rotateWebhookSecret: { path: { id: '{{endpointId}}' } },
+      testWebhookEndpoint: { path: { id: '{{endpointId}}' } },
+      listEvents: { capture: { eventId: 'body.data[0].id' } },
+      getEvent: { path: { id: '{{eventId}}' } },
+      redeliverEvent: { path: { id: '{{eventId}}' } },
+      listEventDeliveries: { path: { id: '{{eventId}}' } },
+      deleteWebhookEndpoint: { path: { id: '{{endpointId}}' } },
+    },
+  },
+  {
+    folder: 'sandbox: checks and clean-up',
+    description: 'The wallet self-check (409 not_seamless while the test wallet is in transfer mode), the session closed, and the reset when resetSandbox is "true".',
+    steps: {
+      checkSandboxWallet: {
+        body: { player_id: '{{playerId}}', currency: 'EUR' },
+        expect: [200, 409],
+        tests: ['if (pm.response.code === 409) pm.test("409 only because the wallet is not seamless", function () { pm.expect(body.code).to.equal("not_seamless"); });'],
+      },
+      closeSession: { path: { id: '{{sessionId}}' } },
+      resetSandbox: { prerequest: ['if (pm.variables.get("resetSandbox") !== "true") pm.execution.skipRequest();'] },
+    },
+  },
+];

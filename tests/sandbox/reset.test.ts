@@ -1,0 +1,118 @@
+// POST /v3/sandbox/reset, in-process against the test database: a test key puts its test world back
+// (test players and balances, test restrictions, test webhook endpoints, test wallet settings to
+// transfer, test sessions closed) and is told how many of each went; live records, and another
+// client's test records, are never touched. And a test player's cool-off or self-exclusion can be
+// lifted at once, while a live player's still cannot.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
+import { connect } from '../helpers/db.ts';
+import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler } from '../helpers/api.ts';
+
+const sql = connect();
+const { handle } = await sessionsHandler();
+let operator: Operator;
+let testKey: string;
+let other: { operator: Operator; testKey: string };
+
+beforeAll(async () => {
+  operator = await newOperator(sql, 'reset');
+  testKey = (await issueKey(sql, operator.account, 'Sandbox', false)).key;
+  const otherOperator = await newOperator(sql, 'reset-other');
+  other = { operator: otherOperator, testKey: (await issueKey(sql, otherOperator.account, 'Sandbox', false)).key };
+});
+
+async function call(operationId: OperationId, method: string, path: string, key: string, body?: object) {
+  const response = await handle(new Request(`http://api.test/v3${path}`, {
+    method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  }));
+  const json = await response.json();
+  expectResponseMatches(operationId, response, json);
+  return { status: response.status, body: json };
+}
+const reset = (key: string) => call('resetSandbox', 'POST', '/sandbox/reset', key);
+const later = (hours: number) => new Date(Date.now() + hours * 3600_000).toISOString();
+
+/** A client's world in one mode: what a reset may remove, counted. */
+async function world(clientId: string, livemode: boolean) {
+  const [row] = await sql`
+    select (select count(distinct player_id)::int from public.sandbox_player where client_id = ${clientId} and not ${livemode}) as players,
+           (select count(*)::int from public.player_restriction where client_id = ${clientId} and livemode = ${livemode}) as restrictions,
+           (select count(*)::int from public.webhook_endpoint where client_id = ${clientId} and livemode = ${livemode}) as endpoints,
+           (select count(*)::int from public.wallet_setting where client_id = ${clientId} and livemode = ${livemode}) as settings,
+           (select count(*)::int from public.game_session
+            where client_id = ${clientId} and livemode = ${livemode} and status <> 'closed') as open_sessions`;
+  return row;
+}
+
+/** Everything a reset removes, made in both modes (the live one cannot have test players). */
+async function populate(op: Operator, key: string) {
+  for (const [k, livemode] of [[op.key, true], [key, false]] as const) {
+    await call('putPlayerRestrictions', 'PUT', '/players/rg-1/restrictions', k, { cool_off_until: later(22) });
+    await call('createWebhookEndpoint', 'POST', '/webhook-endpoints', k, { url: 'http://127.0.0.1:9/hooks' });
+    await sql`select * from private.change_wallet_settings(${op.account.id}, ${livemode}, 'seamless', 'http://127.0.0.1:9/', false)`;
+  }
+  for (const player of ['t-1', 't-2']) {
+    for (const currency of ['EUR', 'USD']) await call('createSandboxPlayer', 'POST', '/sandbox/players', key, { player_id: player, currency, balance: '5' });
+  }
+  const session = await handle(sessionRequest({ player_id: 't-1', game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' }, { key }));
+  expect(session.status).toBe(201);
+}
+
+describe('POST /v3/sandbox/reset', () => {
+  it('removes the test world and says how much, leaving live records and other clients alone', async () => {
+    await populate(operator, testKey);
+    await populate(other.operator, other.testKey);
+    const live = await world(operator.account.id, true);
+    expect(live).toEqual({ players: 0, restrictions: 1, endpoints: 1, settings: 1, open_sessions: 0 });
+    expect(await world(operator.account.id, false)).toEqual({ players: 2, restrictions: 1, endpoints: 1, settings: 1, open_sessions: 1 });
+
+    expect(await reset(testKey)).toEqual({
+      status: 200,
+      body: {
+        livemode: false, removed: { players: 2, restrictions: 1, webhook_endpoints: 1, wallet_settings: 1 }, sessions_closed: 1,
+        wallet_mode: 'transfer',
+      },
+    });
+    expect(await world(operator.account.id, false)).toEqual({ players: 0, restrictions: 0, endpoints: 0, settings: 0, open_sessions: 0 });
+    expect(await world(operator.account.id, true)).toEqual(live);
+    expect(await world(other.operator.account.id, false)).toEqual({ players: 2, restrictions: 1, endpoints: 1, settings: 1, open_sessions: 1 });
+    expect((await call('getWalletSettings', 'GET', '/wallet-settings', testKey)).body).toMatchObject({ mode: 'transfer', url: null });
+    expect((await call('getWalletSettings', 'GET', '/wallet-settings', operator.key)).body).toMatchObject({ mode: 'seamless' });
+
+    // The sandbox works again from scratch, and a second reset finds nothing.
+    await call('createSandboxPlayer', 'POST', '/sandbox/players', testKey, { player_id: 'rg-1', currency: 'EUR', balance: '5' });
+    const session = await handle(sessionRequest({ player_id: 'rg-1', game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' }, { key: testKey }));
+    expect(session.status).toBe(201);
+    expect((await reset(testKey)).body).toMatchObject({
+      removed: { players: 1, restrictions: 0, webhook_endpoints: 0, wallet_settings: 0 }, sessions_closed: 1,
+    });
+  });
+
+  it('takes test keys only (403 live_key, nothing removed), and a working key before anything (401)', async () => {
+    const before = await world(operator.account.id, true);
+    expect(await reset(operator.key)).toMatchObject({ status: 403, body: { code: 'live_key', retryable: false } });
+    expect(await world(operator.account.id, true)).toEqual(before);
+    expect(await reset('cgs_test_unknown-key-00000000000000000000000000000000')).toMatchObject({ status: 401 });
+    expect(await call('resetSandbox', 'GET', '/sandbox/reset', testKey)).toMatchObject({ status: 405 });
+  });
+});
+
+describe('a test player\'s restrictions', () => {
+  it('can be lifted at once, a cool-off or a self-exclusion; a live player\'s still cannot (409 exclusion_active)', async () => {
+    const player = `rg-${randomUUID()}`;
+    const put = (key: string, body: object, id = player) => call('putPlayerRestrictions', 'PUT', `/players/${id}/restrictions`, key, body);
+    for (const running of [{ cool_off_until: later(22) }, { self_excluded_indefinitely: true }, { self_excluded_until: later(48) }]) {
+      expect((await put(testKey, running)).status).toBe(200);
+      expect(await put(testKey, {})).toMatchObject({
+        status: 200, body: { cool_off_until: null, self_excluded_until: null, self_excluded_indefinitely: false },
+      });
+      const livePlayer = `rg-${randomUUID()}`;
+      expect((await put(operator.key, running, livePlayer)).status).toBe(200);
+      expect(await put(operator.key, {}, livePlayer)).toMatchObject({ status: 409, body: { code: 'exclusion_active' } });
+    }
+    const session = await handle(sessionRequest({ player_id: player, game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' }, { key: testKey }));
+    expect(session.status).toBe(201);
+  });
+});
