@@ -84,6 +84,7 @@ var schemaTypes = map[string]schemaType{
 	"SandboxPlayerBalances":   {typeOf[cgs.SandboxPlayerBalances](), read},
 	"WalletCheckRequest":      {typeOf[cgs.WalletCheckParams](), sent},
 	"WalletCheckReport":       {typeOf[cgs.WalletCheckReport](), read},
+	"SandboxReset":            {typeOf[cgs.SandboxReset](), read},
 }
 
 // withoutType are the schemas no struct stands for, and why.
@@ -565,6 +566,10 @@ var calls = map[string]func(ctx context.Context, c *cgs.Client) error{
 	},
 	"checkSandboxWallet": func(ctx context.Context, c *cgs.Client) error {
 		_, err := c.Sandbox.CheckWallet(ctx, &cgs.WalletCheckParams{PlayerID: "player-1", Currency: "EUR"})
+		return err
+	},
+	"resetSandbox": func(ctx context.Context, c *cgs.Client) error {
+		_, err := c.Sandbox.Reset(ctx)
 		return err
 	},
 	"getJwks": func(ctx context.Context, c *cgs.Client) error {

@@ -451,6 +451,18 @@ func (s *SandboxService) CheckWallet(ctx context.Context, params *WalletCheckPar
 	return report, nil
 }
 
+// Reset puts your test world back: removes your test players, their restrictions and your test
+// webhook endpoints, sets your test wallet to transfer and closes your test sessions, and says how
+// many of each. A second reset finds nothing, so it is retried like a read.
+func (s *SandboxService) Reset(ctx context.Context) (*SandboxReset, error) {
+	reset := &SandboxReset{}
+	err := s.b.call(ctx, request{method: http.MethodPost, path: "/v3/sandbox/reset", replayable: true}, reset)
+	if err != nil {
+		return nil, err
+	}
+	return reset, nil
+}
+
 // DiscoveryService reads the public documents: no key is needed, but it is sent.
 type DiscoveryService struct{ b *backend }
 

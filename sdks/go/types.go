@@ -562,6 +562,22 @@ type WalletCheckReport struct {
 	Scenarios []WalletCheckScenario `json:"scenarios"`
 }
 
+// SandboxReset is what a sandbox reset removed.
+type SandboxReset struct {
+	Livemode       bool                `json:"livemode"`
+	Removed        SandboxResetRemoved `json:"removed"`
+	SessionsClosed int                 `json:"sessions_closed"`
+	WalletMode     string              `json:"wallet_mode"`
+}
+
+// SandboxResetRemoved counts what a sandbox reset removed, by kind.
+type SandboxResetRemoved struct {
+	Players          int `json:"players"`
+	Restrictions     int `json:"restrictions"`
+	WebhookEndpoints int `json:"webhook_endpoints"`
+	WalletSettings   int `json:"wallet_settings"`
+}
+
 // JWK is a public key launch tokens are verified with: Ed25519 (kty OKP) or P-256 (kty EC, with Y).
 type JWK struct {
 	Kty string `json:"kty"`

@@ -75,6 +75,18 @@ describe('test players', () => {
     expect(round_).toEqual({ livemode: false, status: 'closed' });
   });
 
+  it('need not exist when their session is made (201): each bet is 422 test_player_unknown, nothing written, until they do', async () => {
+    const id = `p-${randomUUID()}`;
+    const token = await testSession(id);
+    const [round, first] = [randomUUID(), randomUUID()];
+    expect(await provider('bets', { session_token: token, transaction_id: first, round_id: round, amount: '1' }))
+      .toMatchObject({ status: 422, body: { code: 'test_player_unknown', retryable: false } });
+    expect(await sql`select 1 from public.game_round where provider_round_id = ${round}`).toEqual([]);
+    await player({ player_id: id, currency: 'EUR', balance: '10' });
+    expect(await provider('bets', { session_token: token, transaction_id: randomUUID(), round_id: round, amount: '1' }))
+      .toMatchObject({ status: 200, body: { balance: '9.0000' } });
+  });
+
   it('are read back by GET /v3/sandbox/players/{player_id}: a row per currency, the caller\'s own, test keys only', async () => {
     const id = `p ${randomUUID()}/é`;
     await player({ player_id: id, currency: 'USD', balance: '5', behaviour: 'slow_wallet' });

@@ -28,6 +28,7 @@ OUTPUT = ROOT / "src" / "casino_gaming" / "types.py"
 INLINE_NAMES = {
     "#/components/schemas/PlayerRestrictions/properties/loss_limits/additionalProperties": "LossLimits",
     "#/components/schemas/WalletCheckReport/properties/scenarios/items": "WalletCheckScenario",
+    "#/components/schemas/SandboxReset/properties/removed": "SandboxResetRemoved",
     "#/webhooks/walletCall/post/requestBody/content/application~1json/schema": "WalletCall",
 }
 

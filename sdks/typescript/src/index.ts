@@ -31,6 +31,7 @@ export type {
   SandboxPlayerBalances,
   SandboxPlayerInput,
   WalletCheckReport,
+  SandboxReset,
   FieldError,
   Game,
   GameListQuery,

@@ -13,6 +13,7 @@ import type {
   SandboxPlayerBalances,
   SandboxPlayerInput,
   WalletCheckReport,
+  SandboxReset,
   Game,
   GameListQuery,
   GameSession,
@@ -128,6 +129,11 @@ export interface OperatorClient {
     getPlayer(playerId: string, options?: RequestOptions): Promise<SandboxPlayerBalances>;
     /** Plays the self-check against your seamless test wallet. */
     checkWallet(input: { playerId: string; currency: string }, options?: RequestOptions): Promise<WalletCheckReport>;
+    /**
+     * Puts your test world back: removes your test players, their restrictions and your test
+     * webhook endpoints, sets your test wallet to transfer and closes your test sessions; says how many.
+     */
+    reset(options?: RequestOptions): Promise<SandboxReset>;
   };
   players: {
     /** A player's responsible-gaming restrictions (all empty when none were set). */
@@ -306,6 +312,7 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
         call<SandboxPlayerBalances>({ method: 'GET', path: `/v3/sandbox/players/${encodeURIComponent(playerId)}`, signal }),
       checkWallet: (input, { signal } = {}) =>
         call<WalletCheckReport>({ method: 'POST', path: '/v3/sandbox/wallet-checks', body: snakeCased(input), signal }),
+      reset: ({ signal } = {}) => call<SandboxReset>({ method: 'POST', path: '/v3/sandbox/reset', signal }),
     },
     players: {
       getRestrictions: (playerId, { signal } = {}) =>

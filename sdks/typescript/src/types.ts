@@ -27,6 +27,7 @@ export type SandboxPlayer = Schemas['SandboxPlayer'];
 export type SandboxPlayerBalances = Schemas['SandboxPlayerBalances'];
 export type SandboxPlayerInput = CamelCased<WithDefaultsOptional<Schemas['SandboxPlayerRequest'], 'behaviour'>>;
 export type WalletCheckReport = Schemas['WalletCheckReport'];
+export type SandboxReset = Schemas['SandboxReset'];
 export type PlayerRestrictionsInput = CamelCased<Schemas['PlayerRestrictionsInput']>;
 export type Wallet = Schemas['Wallet'];
 export type Transaction = Schemas['Transaction'];

@@ -1852,7 +1852,7 @@ export interface components {
                 };
             };
         };
-        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `session_expired`, `session_closed`, `test_player_unknown` (a test session's player has no test balance: `POST /v3/sandbox/players`), `wallet_refused` (the operator's seamless wallet refused the debit: its `wallet_code`), `unknown_round`, `round_closed`, `round_mismatch`, `unknown_transaction`, `transaction_rolled_back`, `bet_settled`, `invalid_rollback`, `stake_limit_exceeded` (the player's stake limit, or the jurisdiction's maximum stake), `session_time_exceeded`, `loss_limit_reached` (the bet would take the player past a loss limit), `amount_too_large` (a balance or round total past 16 digits). */
+        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `session_expired`, `session_closed`, `test_player_unknown` (a test session's player has no test balance in its currency: the session was made, and its bets play once `POST /v3/sandbox/players` gives it one), `wallet_refused` (the operator's seamless wallet refused the debit: its `wallet_code`), `unknown_round`, `round_closed`, `round_mismatch`, `unknown_transaction`, `transaction_rolled_back`, `bet_settled`, `invalid_rollback`, `stake_limit_exceeded` (the player's stake limit, or the jurisdiction's maximum stake), `session_time_exceeded`, `loss_limit_reached` (the bet would take the player past a loss limit), `amount_too_large` (a balance or round total past 16 digits). */
         ProviderRefused: {
             headers: {
                 /**

@@ -125,6 +125,9 @@ describe('lists and reads', () => {
     expect(await sandbox.createPlayer({ playerId: player, currency: 'EUR', balance: '10', behaviour: 'insufficient_funds' }))
       .toMatchObject({ player_id: player, balance: '10.0000', behaviour: 'insufficient_funds', livemode: false });
     await expect(sandbox.checkWallet({ playerId: player, currency: 'EUR' })).rejects.toMatchObject({ status: 409, code: 'not_seamless' });
+    expect(await sandbox.reset()).toMatchObject({ livemode: false, removed: { players: 1 }, wallet_mode: 'transfer' });
+    await expect(sandbox.getPlayer(player)).rejects.toMatchObject({ status: 404 });
+    await expect(client.sandbox.reset()).rejects.toMatchObject({ status: 403, code: 'live_key' });
     expect(await client.wallets.list()).toEqual({ data: [], next_cursor: null, has_more: false });
     expect((await client.transactions.list({ createdAfter: '2026-01-01T00:00:00Z' })).data).toEqual([]);
     await expect(client.transactions.list({ createdAfter: 'yesterday' })).rejects.toMatchObject({

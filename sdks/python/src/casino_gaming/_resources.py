@@ -38,6 +38,7 @@ from .types import (
     Round,
     RoundDetail,
     SandboxPlayer,
+    SandboxReset,
     Transaction,
     Wallet,
     WalletCheckReport,
@@ -579,6 +580,13 @@ class Sandbox(_Resource):
         failure: it would play every scenario again)."""
         body = _body(player_id=player_id, currency=currency)
         return self._send("POST", "/v3/sandbox/wallet-checks", WalletCheckReport, body, repeatable=False)
+
+    @operation("resetSandbox")
+    def reset(self) -> SandboxReset:
+        """Puts your test world back: removes your test players, their restrictions and your test
+        webhook endpoints, sets your test wallet to transfer and closes your test sessions; says how
+        many of each. A second reset finds nothing, so it is retried like a read."""
+        return self._send("POST", "/v3/sandbox/reset", SandboxReset, None, repeatable=True)
 
 
 class Discovery(_Resource):

@@ -31,6 +31,8 @@ __all__ = [
     "RoundDetail",
     "RoundTransaction",
     "SandboxPlayer",
+    "SandboxReset",
+    "SandboxResetRemoved",
     "Transaction",
     "Wallet",
     "WalletCall",
@@ -364,6 +366,30 @@ class SandboxPlayer(Model):
     behaviour: Literal["normal", "insufficient_funds", "failing_wallet", "slow_wallet"]
     livemode: bool
     created_at: _dt.datetime
+
+
+@dataclass(frozen=True)
+class SandboxReset(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/SandboxReset``."""
+
+    __schema__ = "#/components/schemas/SandboxReset"
+
+    livemode: bool
+    removed: SandboxResetRemoved
+    sessions_closed: int
+    wallet_mode: Literal["transfer"]
+
+
+@dataclass(frozen=True)
+class SandboxResetRemoved(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/SandboxReset/properties/removed``."""
+
+    __schema__ = "#/components/schemas/SandboxReset/properties/removed"
+
+    players: int
+    restrictions: int
+    webhook_endpoints: int
+    wallet_settings: int
 
 
 @dataclass(frozen=True)
