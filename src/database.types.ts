@@ -184,6 +184,142 @@ export type Database = {
         };
         Relationships: [];
       };
+      "free_round_campaign": {
+        Row: {
+          "bet_amount": number;
+          "cancelled_at": string | null;
+          "client_id": string;
+          "created_at": string;
+          "currency_code": string;
+          "ended_recorded_at": string | null;
+          "external_id": string;
+          "games": (string)[];
+          "id": string;
+          "livemode": boolean;
+          "max_win": number | null;
+          "name": string;
+          "provider_id": string;
+          "request_fingerprint": string;
+          "rounds": number;
+          "valid_from": string;
+          "valid_until": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "bet_amount": number;
+          "cancelled_at"?: string | null;
+          "client_id": string;
+          "created_at"?: string;
+          "currency_code": string;
+          "ended_recorded_at"?: string | null;
+          "external_id": string;
+          "games": (string)[];
+          "id"?: string;
+          "livemode": boolean;
+          "max_win"?: number | null;
+          "name": string;
+          "provider_id": string;
+          "request_fingerprint": string;
+          "rounds": number;
+          "valid_from": string;
+          "valid_until": string;
+        };
+        Update: {
+          "bet_amount"?: number;
+          "cancelled_at"?: string | null;
+          "client_id"?: string;
+          "created_at"?: string;
+          "currency_code"?: string;
+          "ended_recorded_at"?: string | null;
+          "external_id"?: string;
+          "games"?: (string)[];
+          "id"?: string;
+          "livemode"?: boolean;
+          "max_win"?: number | null;
+          "name"?: string;
+          "provider_id"?: string;
+          "request_fingerprint"?: string;
+          "rounds"?: number;
+          "valid_from"?: string;
+          "valid_until"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "free_round_campaign_currency_code_fkey";
+            columns: ["currency_code"];
+            isOneToOne: false;
+            referencedRelation: "currency";
+            referencedColumns: ["code"];
+          },
+          {
+            foreignKeyName: "free_round_campaign_provider_id_fkey";
+            columns: ["provider_id"];
+            isOneToOne: false;
+            referencedRelation: "game_provider";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      "free_round_grant": {
+        Row: {
+          "campaign_id": string;
+          "capped_win": number;
+          "client_id": string;
+          "created_at": string;
+          "expires_at": string;
+          "game": string | null;
+          "id": string;
+          "livemode": boolean;
+          "player_id": string;
+          "rounds_total": number;
+          "rounds_used": number;
+          "status": string;
+          "total_win": number;
+          "updated_at": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "campaign_id": string;
+          "capped_win"?: number;
+          "client_id": string;
+          "created_at"?: string;
+          "expires_at": string;
+          "game"?: string | null;
+          "id"?: string;
+          "livemode": boolean;
+          "player_id": string;
+          "rounds_total": number;
+          "rounds_used"?: number;
+          "status"?: string;
+          "total_win"?: number;
+          "updated_at"?: string;
+        };
+        Update: {
+          "campaign_id"?: string;
+          "capped_win"?: number;
+          "client_id"?: string;
+          "created_at"?: string;
+          "expires_at"?: string;
+          "game"?: string | null;
+          "id"?: string;
+          "livemode"?: boolean;
+          "player_id"?: string;
+          "rounds_total"?: number;
+          "rounds_used"?: number;
+          "status"?: string;
+          "total_win"?: number;
+          "updated_at"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "free_round_grant_campaign_id_fkey";
+            columns: ["campaign_id"];
+            isOneToOne: false;
+            referencedRelation: "free_round_campaign";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       "game": {
         Row: {
           "category": string;
@@ -252,6 +388,42 @@ export type Database = {
             columns: ["provider_id"];
             isOneToOne: false;
             referencedRelation: "game_provider";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      "game_free_rounds": {
+        Row: {
+          "game_id": string;
+          "max_rounds": number;
+          "max_validity_days": number;
+          "payout_mode": string;
+          "stakes": NonNullable<Json>;
+          "updated_at": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "game_id": string;
+          "max_rounds": number;
+          "max_validity_days"?: number;
+          "payout_mode": string;
+          "stakes": NonNullable<Json>;
+          "updated_at"?: string;
+        };
+        Update: {
+          "game_id"?: string;
+          "max_rounds"?: number;
+          "max_validity_days"?: number;
+          "payout_mode"?: string;
+          "stakes"?: NonNullable<Json>;
+          "updated_at"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "game_free_rounds_game_id_fkey";
+            columns: ["game_id"];
+            isOneToOne: true;
+            referencedRelation: "game";
             referencedColumns: ["id"];
           },
         ];

@@ -118,3 +118,19 @@ set jurisdictions = case
 end;
 update public.game g set jurisdictions = '{MT}'
 where g.code = (select min(o.code) from public.game o where o.provider_id = g.provider_id and o.code <> 'vs20olympgate');
+
+-- Free rounds (demo): about two thirds of the slots and jackpot games support them, with stakes in
+-- the currencies they play (EUR, GBP and USD when they list none). Pragmatic Play's pay a grant's
+-- winnings in one sum at its end (its end-of-bonus win); the others credit each round's win. Swipe
+-- Games-like limits for Hacksaw (99 rounds, 14 days), 100 rounds and 30 days elsewhere.
+insert into public.game_free_rounds (game_id, payout_mode, max_rounds, max_validity_days, stakes)
+select g.id,
+       case when gp.slug = 'pragmatic-play' then 'lump_sum' else 'per_round' end,
+       case when gp.slug = 'hacksaw-gaming' then 99 else 100 end,
+       case when gp.slug = 'hacksaw-gaming' then 14 else 30 end,
+       (select jsonb_object_agg(c, '[0.1, 0.2, 0.5, 1]'::jsonb)
+        from unnest(case when cardinality(g.currencies) > 0 then g.currencies else array['EUR', 'GBP', 'USD'] end) c)
+from public.game g
+join public.game_provider gp on gp.id = g.provider_id
+where not gp.test_only and g.category in ('slots', 'jackpot')
+  and (g.code = 'vs20olympgate' or get_byte(decode(md5(g.code), 'hex'), 0) % 3 <> 0);

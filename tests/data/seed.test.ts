@@ -49,6 +49,23 @@ describe('the demo seed', () => {
     expect(readme).toEqual({ status: 'active' });
   });
 
+  test('free rounds: a realistic share of the slots support them, the README\'s game among them, each with stakes in its currencies', async () => {
+    const [share] = await sql`
+      select count(f.game_id)::int as supported, count(*)::int as slots,
+             count(*) filter (where f.game_id is not null and cardinality(g.currencies) > 0
+                              and not (select array_agg(k order by k) from jsonb_object_keys(f.stakes) k) = (select array_agg(c order by c) from unnest(g.currencies) c))::int as wrong_currencies,
+             count(distinct f.payout_mode)::int as modes
+      from public.game g join public.game_provider gp on gp.id = g.provider_id
+      left join public.game_free_rounds f on f.game_id = g.id
+      where not gp.test_only and g.category in ('slots', 'jackpot')`;
+    expect(share.supported / share.slots).toBeGreaterThan(0.5);
+    expect(share.supported / share.slots).toBeLessThan(0.85);
+    expect(share).toMatchObject({ wrong_currencies: 0, modes: 2 });
+    const [readme] = await sql`
+      select f.payout_mode from public.game_free_rounds f join public.game g on g.id = f.game_id where g.code = 'vs20olympgate'`;
+    expect(readme).toEqual({ payout_mode: 'lump_sum' });
+  });
+
   test('three demo accounts with their roles and password, and no NULL in the token columns Supabase Auth reads', async () => {
     const accounts = await sql`
       select u.email, array_agg(r.role::text order by r.role) as roles,
