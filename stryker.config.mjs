@@ -9,6 +9,8 @@ export default {
     // The entry points only read the environment and call Deno.serve; they run under Deno alone,
     // where Stryker sees no coverage (see the excluded tests in scripts/mutants/vitest.config.ts).
     '!supabase/functions/*/index.ts',
+    // What the entry points start with (Deno.env, Deno.serve): the same, for the same reason.
+    '!supabase/functions/_shared/boot.ts',
   ],
   testRunner: 'vitest',
   vitest: { configFile: 'scripts/mutants/vitest.config.ts' },

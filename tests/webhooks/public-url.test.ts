@@ -2,7 +2,7 @@
 // https and resolve to public addresses only, when set and again at each send. Every block of IANA's
 // IPv4 and IPv6 special-purpose registries is refused, in each form an attacker can write it.
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress, urlRefusal } from '../../supabase/functions/_shared/public-url.ts';
+import { callableTarget, isPrivateAddress, urlRefusal } from '../../supabase/functions/_shared/public-url.ts';
 import { answering } from '../helpers/answering-resolver.ts';
 import { connect } from '../helpers/db.ts';
 import { issueKey, newOperator, sessionsHandler } from '../helpers/api.ts';
@@ -85,6 +85,28 @@ describe('callable URLs', () => {
       expect(resolve.asked).toEqual(['mixed.test']);
     }
     expect(await urlRefusal('https://public.test/hook', { ...deployed, resolve: answering(['93.184.216.34', '2606:4700::1111']) })).toBeNull();
+  });
+});
+
+describe('what a send connects to', () => {
+  it('takes http only where private URLs are allowed, and no other scheme even there', async () => {
+    const local = { allowPrivateUrls: true };
+    expect(await callableTarget('http://127.0.0.1:9/hook', local)).toMatchObject({ addresses: [{ address: '127.0.0.1', family: 4 }] });
+    for (const url of ['ftp://127.0.0.1/hook', 'ws://127.0.0.1/hook', 'file:///etc/passwd', 'data:,x', 'javascript:alert(1)', 'not a url']) {
+      expect(await callableTarget(url, local), url).toEqual({ refusal: 'not_https' });
+    }
+  });
+
+  it('the addresses judged, each with its family: an IPv4-mapped address as its IPv4 address, in the order resolved', async () => {
+    expect(await callableTarget('https://[2606:4700:4700::1111]/hook', deployed))
+      .toMatchObject({ addresses: [{ address: '2606:4700:4700::1111', family: 6 }] });
+    expect(await callableTarget('https://[::ffff:8.8.8.8]/hook', deployed)).toMatchObject({ addresses: [{ address: '8.8.8.8', family: 4 }] });
+    const target = await callableTarget('https://dual.test/hook', { ...deployed, resolve: answering(['2606:4700::1111', '93.184.216.34']) });
+    expect(target).toEqual({
+      url: new URL('https://dual.test/hook'),
+      addresses: [{ address: '2606:4700::1111', family: 6 }, { address: '93.184.216.34', family: 4 }],
+    });
+    expect(await callableTarget('http://[::1]:9/hook', { allowPrivateUrls: true })).toMatchObject({ addresses: [{ address: '::1', family: 6 }] });
   });
 });
 
