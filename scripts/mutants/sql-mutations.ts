@@ -25,6 +25,8 @@ const COMPLIANCE = '20261121000900_compliance.sql';
 const RESPONSIBLE = '20261121001000_responsible_gaming.sql';
 // Replaces private.move_money (the sandbox migration) and the ledger's event trigger.
 const LEAN = '20261125000100_lean_bet_path.sql';
+// Replaces the round engine's private.round_rollback: its mutations live here.
+const ROLLBACK = '20261125000400_seamless_tombstones.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -95,23 +97,23 @@ export const sqlMutations: SqlMutation[] = [
     description: "a win adds to the player's loss tally instead of taking from it",
   },
   {
-    id: 'rounds-12', file: ROUNDS, tests: roundTests,
+    id: 'rounds-12', file: ROLLBACK, tests: roundTests,
     find: "  if bet.settled then\n    return query select 'bet_settled'", replace: "  if false then\n    return query select 'bet_settled'",
     description: 'a bet a win settled can be rolled back',
   },
   {
-    id: 'rounds-13', file: ROUNDS, tests: roundTests,
+    id: 'rounds-13', file: ROLLBACK, tests: roundTests,
     find: "ledger := private.move_money(s, round.currency_code, 'adjustment', bet.amount,", occurrence: 1,
     replace: "ledger := private.move_money(s, round.currency_code, 'adjustment', -bet.amount,",
     description: 'a rollback takes the bet again instead of giving it back',
   },
   {
-    id: 'rounds-14', file: ROUNDS, tests: roundTests,
+    id: 'rounds-14', file: ROLLBACK, tests: roundTests,
     find: 'cancel := round.total_bet - bet.amount = 0 and round.total_win = 0', replace: 'cancel := round.total_win = 0',
     description: 'rolling back one bet cancels a round that has other bets',
   },
   {
-    id: 'rounds-15', file: ROUNDS, tests: [...roundTests, ...restrictionTests],
+    id: 'rounds-15', file: ROLLBACK, tests: [...roundTests, ...restrictionTests],
     find: 'perform private.count_loss(s.client_id, s.livemode, s.player_id, round.currency_code, -bet.amount, false);',
     replace: 'perform private.count_loss(s.client_id, s.livemode, s.player_id, round.currency_code, bet.amount, false);',
     description: "a rolled-back bet stays counted in the player's losses (counted twice)",
@@ -148,16 +150,22 @@ export const sqlMutations: SqlMutation[] = [
     description: "a bet into an open round moves money in the mode in force, not the round's wallet",
   },
   {
-    id: 'rounds-21', file: ROUNDS, tests: modeSwitchTests,
-    find: "seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);", occurrence: 2,
+    id: 'rounds-21', file: ROLLBACK, tests: modeSwitchTests,
+    find: "seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);",
     replace: 'seamless := began.seamless;',
     description: 'a bet rolled back after a switch of mode is given back in the other wallet',
   },
   {
-    id: 'rounds-22', file: ROUNDS, tests: [...modeSwitchTests, 'tests/seamless/provider-flow.test.ts'],
-    find: "seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);", occurrence: 2,
+    id: 'rounds-22', file: ROLLBACK, tests: [...modeSwitchTests, 'tests/seamless/provider-flow.test.ts'],
+    find: "seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);",
     replace: "seamless := coalesce(round.wallet_mode = 'seamless', false);",
     description: "a rollback of a bet nobody has seen (a tombstone) in seamless mode never reaches the operator",
+  },
+  {
+    id: 'rounds-46', file: ROLLBACK, tests: modeSwitchTests,
+    find: "if seamless and bet.id is not null and private.round_transaction_state(bet) = 'wallet_pending' then",
+    replace: "if seamless and private.round_transaction_state(bet) = 'wallet_pending' then",
+    description: 'a seamless rollback of a bet nobody has seen is answered transaction_pending forever, and the bet after it is taken',
   },
   {
     id: 'rounds-23', file: ROUNDS, tests: modeSwitchTests,

@@ -158,21 +158,18 @@ describe('a round settles in the wallet it started in', () => {
 });
 
 describe('a rollback of a bet nobody has seen (a tombstone)', () => {
-  // In seamless mode such a rollback is meant to reach the operator (it refuses the debit if it
-  // comes later). Today the engine answers it transaction_pending (round_transaction_state of no
-  // row is wallet_pending), reported with the mutation campaign; either way it is never the
-  // float's to answer, which is what this holds.
-  it('follows the mode in force: a seamless client\'s is never answered from the float, a transfer client\'s is', async () => {
+  it("follows the mode in force: a seamless client's reaches the operator and refuses the bet after it, a transfer client's is the float's", async () => {
     const c = await client('seamless');
-    const { token } = await launch(c);
+    const { token, player } = await launch(c);
     const unseen = id('bet');
-    const tombstone = await post('rollbacks', { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: unseen });
-    if (tombstone.status === 200) {
-      expect(c.wallet.calls.map((call) => call.action)).toEqual(['rollback']);
-    } else {
-      expect(tombstone).toMatchObject({ status: 409, body: { code: 'transaction_pending' } });
-      expect(c.wallet.calls).toEqual([]);
-    }
+    const rollback = { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: unseen };
+    const tombstone = await post('rollbacks', rollback);
+    expect(tombstone).toMatchObject({ status: 200, body: { balance: '100.0000' } });
+    expect(c.wallet.calls.map((call) => call.action)).toEqual(['rollback']);
+    expect(await post('rollbacks', rollback)).toMatchObject({ status: 200, text: tombstone.text, replayed: 'true' });
+    expect(await post('bets', { session_token: token, transaction_id: unseen, round_id: id('round'), amount: '10' }))
+      .toMatchObject({ status: 422, body: { code: 'transaction_rolled_back' } });
+    expect(c.wallet.balance(player)).toBe('100.0000');
     expect(await sql`
       select t.transaction_id from public.round_transaction t
       where t.client_id = ${c.operator.account.id} and t.response_body is not null
@@ -180,7 +177,7 @@ describe('a rollback of a bet nobody has seen (a tombstone)', () => {
     await c.setMode('transfer');
     expect(await post('rollbacks', { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: id('bet') }))
       .toMatchObject({ status: 200, body: { balance: '100.0000' } });
-    expect(c.wallet.calls.filter((call) => call.action === 'rollback')).toHaveLength(tombstone.status === 200 ? 1 : 0);
+    expect(c.wallet.calls.filter((call) => call.action === 'rollback')).toHaveLength(1);
   });
 });
 
