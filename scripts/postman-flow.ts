@@ -156,6 +156,33 @@ export const flow: { folder: string; description: string; steps: Record<string, 
     },
   },
   {
+    folder: 'free rounds',
+    description: 'A campaign of free rounds on the demo game for the run\'s player (its own external_id each run, valid for a week), another player added, its grants read, and the campaign cancelled.',
+    steps: {
+      createFreeRoundCampaign: {
+        prerequest: [
+          'pm.collectionVariables.set("campaignExternalId", "postman-" + pm.variables.replaceIn("{{$guid}}"));',
+          'pm.collectionVariables.set("campaignValidUntil", new Date(Date.now() + 7 * 86400000).toISOString());',
+        ],
+        body: {
+          external_id: '{{campaignExternalId}}', name: 'Postman run', game_ids: ['{{gameId}}'], currency: 'EUR', bet_amount: '0.20',
+          rounds: 10, valid_until: '{{campaignValidUntil}}', player_ids: ['{{playerId}}'],
+        },
+        expect: [201],
+        capture: { campaignId: 'body.id' },
+      },
+      listFreeRoundCampaigns: {},
+      getFreeRoundCampaign: { path: { id: '{{campaignId}}' } },
+      addFreeRoundPlayers: { path: { id: '{{campaignId}}' }, body: { player_ids: ['{{restrictedPlayerId}}'] } },
+      listFreeRoundGrants: { query: { campaign_id: '{{campaignId}}' }, capture: { grantId: 'body.data[0].id' } },
+      getFreeRoundGrant: { path: { id: '{{grantId}}' } },
+      cancelFreeRoundCampaign: {
+        path: { id: '{{campaignId}}' },
+        tests: ['pm.test("the campaign is cancelled", function () { pm.expect(body.status).to.equal("cancelled"); });'],
+      },
+    },
+  },
+  {
     folder: 'sandbox: checks and clean-up',
     description: 'The wallet self-check (409 not_seamless while the test wallet is in transfer mode), the session closed, and the reset when resetSandbox is "true".',
     steps: {

@@ -48,6 +48,7 @@ type Client struct {
 	WalletSettings   *WalletSettingsService
 	WebhookEndpoints *WebhookEndpointsService
 	Events           *EventsService
+	FreeRounds       *FreeRoundsService
 	Players          *PlayersService
 	Sandbox          *SandboxService
 	Discovery        *DiscoveryService
@@ -118,6 +119,7 @@ func NewClient(apiKey string, opts ...Option) *Client {
 		WalletSettings:   &WalletSettingsService{b},
 		WebhookEndpoints: &WebhookEndpointsService{b},
 		Events:           &EventsService{b},
+		FreeRounds:       &FreeRoundsService{b},
 		Players:          &PlayersService{b},
 		Sandbox:          &SandboxService{b},
 		Discovery:        &DiscoveryService{b},

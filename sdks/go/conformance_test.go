@@ -40,51 +40,58 @@ func typeOf[T any]() reflect.Type { return reflect.TypeOf((*T)(nil)).Elem() }
 
 // schemaTypes maps each component schema to the Go type written for it.
 var schemaTypes = map[string]schemaType{
-	"SessionRequest":          {typeOf[cgs.SessionCreateParams](), sent},
-	"GameSession":             {typeOf[cgs.Session](), read},
-	"FieldError":              {typeOf[cgs.FieldError](), read},
-	"Problem":                 {typeOf[cgs.Error](), read},
-	"Jwk":                     {typeOf[cgs.JWK](), read},
-	"Jwks":                    {typeOf[cgs.JWKS](), read},
-	"Game":                    {typeOf[cgs.Game](), read},
-	"Provider":                {typeOf[cgs.Provider](), read},
-	"Currency":                {typeOf[cgs.Currency](), read},
-	"GameList":                {typeOf[cgs.Page[cgs.Game]](), read},
-	"ProviderList":            {typeOf[cgs.Page[cgs.Provider]](), read},
-	"CurrencyList":            {typeOf[cgs.Page[cgs.Currency]](), read},
-	"Wallet":                  {typeOf[cgs.Wallet](), read},
-	"Transaction":             {typeOf[cgs.Transaction](), read},
-	"WalletList":              {typeOf[cgs.Page[cgs.Wallet]](), read},
-	"TransactionList":         {typeOf[cgs.Page[cgs.Transaction]](), read},
-	"SessionList":             {typeOf[cgs.Page[cgs.Session]](), read},
-	"Round":                   {typeOf[cgs.Round](), read},
-	"RoundTransaction":        {typeOf[cgs.RoundTransaction](), read},
-	"RoundDetail":             {typeOf[cgs.RoundDetail](), read},
-	"RoundList":               {typeOf[cgs.Page[cgs.Round]](), read},
-	"WalletSettings":          {typeOf[cgs.WalletSettings](), read},
-	"WalletSettingsRequest":   {typeOf[cgs.WalletSettingsParams](), sent},
-	"WalletSettingsUpdated":   {typeOf[cgs.WalletSettingsUpdated](), read},
-	"WebhookEndpoint":         {typeOf[cgs.WebhookEndpoint](), read},
-	"WebhookEndpointCreated":  {typeOf[cgs.WebhookEndpointCreated](), read},
-	"WebhookEndpointRequest":  {typeOf[cgs.WebhookEndpointCreateParams](), sent},
-	"WebhookEndpointList":     {typeOf[cgs.Page[cgs.WebhookEndpoint]](), read},
-	"WebhookEndpointUpdate":   {typeOf[cgs.WebhookEndpointUpdateParams](), sent},
-	"Event":                   {typeOf[cgs.Event](), read},
-	"EventList":               {typeOf[cgs.Page[cgs.Event]](), read},
-	"WebhookAttempt":          {typeOf[cgs.WebhookAttempt](), read},
-	"WebhookDelivery":         {typeOf[cgs.WebhookDelivery](), read},
-	"WebhookDeliveryList":     {typeOf[cgs.WebhookDeliveryList](), read},
-	"Jurisdiction":            {typeOf[cgs.Jurisdiction](), read},
-	"JurisdictionRules":       {typeOf[cgs.JurisdictionRules](), read},
-	"JurisdictionList":        {typeOf[cgs.Page[cgs.Jurisdiction]](), read},
-	"PlayerRestrictionsInput": {typeOf[cgs.PlayerRestrictionsParams](), sent},
-	"PlayerRestrictions":      {typeOf[cgs.PlayerRestrictions](), read},
-	"SandboxPlayerRequest":    {typeOf[cgs.SandboxPlayerParams](), sent},
-	"SandboxPlayer":           {typeOf[cgs.SandboxPlayer](), read},
-	"SandboxPlayerBalances":   {typeOf[cgs.SandboxPlayerBalances](), read},
-	"WalletCheckRequest":      {typeOf[cgs.WalletCheckParams](), sent},
-	"WalletCheckReport":       {typeOf[cgs.WalletCheckReport](), read},
-	"SandboxReset":            {typeOf[cgs.SandboxReset](), read},
+	"SessionRequest":           {typeOf[cgs.SessionCreateParams](), sent},
+	"GameSession":              {typeOf[cgs.Session](), read},
+	"FieldError":               {typeOf[cgs.FieldError](), read},
+	"Problem":                  {typeOf[cgs.Error](), read},
+	"Jwk":                      {typeOf[cgs.JWK](), read},
+	"Jwks":                     {typeOf[cgs.JWKS](), read},
+	"Game":                     {typeOf[cgs.Game](), read},
+	"Provider":                 {typeOf[cgs.Provider](), read},
+	"Currency":                 {typeOf[cgs.Currency](), read},
+	"GameList":                 {typeOf[cgs.Page[cgs.Game]](), read},
+	"ProviderList":             {typeOf[cgs.Page[cgs.Provider]](), read},
+	"CurrencyList":             {typeOf[cgs.Page[cgs.Currency]](), read},
+	"Wallet":                   {typeOf[cgs.Wallet](), read},
+	"Transaction":              {typeOf[cgs.Transaction](), read},
+	"WalletList":               {typeOf[cgs.Page[cgs.Wallet]](), read},
+	"TransactionList":          {typeOf[cgs.Page[cgs.Transaction]](), read},
+	"SessionList":              {typeOf[cgs.Page[cgs.Session]](), read},
+	"Round":                    {typeOf[cgs.Round](), read},
+	"RoundTransaction":         {typeOf[cgs.RoundTransaction](), read},
+	"RoundDetail":              {typeOf[cgs.RoundDetail](), read},
+	"RoundList":                {typeOf[cgs.Page[cgs.Round]](), read},
+	"WalletSettings":           {typeOf[cgs.WalletSettings](), read},
+	"WalletSettingsRequest":    {typeOf[cgs.WalletSettingsParams](), sent},
+	"WalletSettingsUpdated":    {typeOf[cgs.WalletSettingsUpdated](), read},
+	"WebhookEndpoint":          {typeOf[cgs.WebhookEndpoint](), read},
+	"WebhookEndpointCreated":   {typeOf[cgs.WebhookEndpointCreated](), read},
+	"WebhookEndpointRequest":   {typeOf[cgs.WebhookEndpointCreateParams](), sent},
+	"WebhookEndpointList":      {typeOf[cgs.Page[cgs.WebhookEndpoint]](), read},
+	"WebhookEndpointUpdate":    {typeOf[cgs.WebhookEndpointUpdateParams](), sent},
+	"Event":                    {typeOf[cgs.Event](), read},
+	"EventList":                {typeOf[cgs.Page[cgs.Event]](), read},
+	"WebhookAttempt":           {typeOf[cgs.WebhookAttempt](), read},
+	"WebhookDelivery":          {typeOf[cgs.WebhookDelivery](), read},
+	"WebhookDeliveryList":      {typeOf[cgs.WebhookDeliveryList](), read},
+	"Jurisdiction":             {typeOf[cgs.Jurisdiction](), read},
+	"JurisdictionRules":        {typeOf[cgs.JurisdictionRules](), read},
+	"JurisdictionList":         {typeOf[cgs.Page[cgs.Jurisdiction]](), read},
+	"PlayerRestrictionsInput":  {typeOf[cgs.PlayerRestrictionsParams](), sent},
+	"PlayerRestrictions":       {typeOf[cgs.PlayerRestrictions](), read},
+	"SandboxPlayerRequest":     {typeOf[cgs.SandboxPlayerParams](), sent},
+	"SandboxPlayer":            {typeOf[cgs.SandboxPlayer](), read},
+	"SandboxPlayerBalances":    {typeOf[cgs.SandboxPlayerBalances](), read},
+	"WalletCheckRequest":       {typeOf[cgs.WalletCheckParams](), sent},
+	"WalletCheckReport":        {typeOf[cgs.WalletCheckReport](), read},
+	"SandboxReset":             {typeOf[cgs.SandboxReset](), read},
+	"FreeRoundCampaignRequest": {typeOf[cgs.FreeRoundCampaignCreateParams](), sent},
+	"FreeRoundCampaign":        {typeOf[cgs.FreeRoundCampaign](), read},
+	"FreeRoundCampaignList":    {typeOf[cgs.Page[cgs.FreeRoundCampaign]](), read},
+	"FreeRoundPlayersRequest":  {typeOf[cgs.FreeRoundPlayersParams](), sent},
+	"FreeRoundPlayersAdded":    {typeOf[cgs.FreeRoundPlayersAdded](), read},
+	"FreeRoundGrant":           {typeOf[cgs.FreeRoundGrant](), read},
+	"FreeRoundGrantList":       {typeOf[cgs.Page[cgs.FreeRoundGrant]](), read},
 }
 
 // withoutType are the schemas no struct stands for, and why.
@@ -412,6 +419,10 @@ func TestEnumsAreConstants(t *testing.T) {
 			cgs.TransactionAdjustment, cgs.TransactionBet, cgs.TransactionWin, cgs.TransactionFee)},
 		{append(s, "Round", "properties", "status"), sortedStrings(cgs.RoundOpen, cgs.RoundClosed, cgs.RoundCancelled)},
 		{append(s, "WalletSettings", "properties", "mode"), sortedStrings(cgs.WalletTransfer, cgs.WalletSeamless)},
+		{append(s, "FreeRoundCampaign", "properties", "status"), sortedStrings(cgs.FreeRoundCampaignScheduled, cgs.FreeRoundCampaignActive,
+			cgs.FreeRoundCampaignEnded, cgs.FreeRoundCampaignCancelled)},
+		{append(s, "FreeRoundGrant", "properties", "status"), sortedStrings(cgs.FreeRoundGrantPending, cgs.FreeRoundGrantInProgress,
+			cgs.FreeRoundGrantCompleted, cgs.FreeRoundGrantExpired, cgs.FreeRoundGrantCancelled)},
 		{append(s, "SandboxPlayer", "properties", "behaviour"), sortedStrings(cgs.BehaviourNormal, cgs.BehaviourInsufficientFunds, cgs.BehaviourFailingWallet, cgs.BehaviourSlowWallet)},
 		{[]string{"webhooks", "walletCall", "post", "requestBody", "content", "application/json", "schema", "properties", "action"},
 			sortedStrings(seamless.ActionBalance, seamless.ActionDebit, seamless.ActionCredit, seamless.ActionRollback)},
@@ -570,6 +581,37 @@ var calls = map[string]func(ctx context.Context, c *cgs.Client) error{
 	},
 	"resetSandbox": func(ctx context.Context, c *cgs.Client) error {
 		_, err := c.Sandbox.Reset(ctx)
+		return err
+	},
+	"createFreeRoundCampaign": func(ctx context.Context, c *cgs.Client) error {
+		from := time.Date(2026, 12, 1, 0, 0, 0, 123456789, time.UTC)
+		_, err := c.FreeRounds.CreateCampaign(ctx, &cgs.FreeRoundCampaignCreateParams{ExternalID: "welcome-1", Name: "Welcome spins",
+			GameIDs: []string{"cgs-sandbox:lucky-sevens"}, Currency: "EUR", BetAmount: "0.20", Rounds: 20, ValidFrom: &from,
+			ValidUntil: from.Add(14 * 24 * time.Hour), MaxWin: "100", PlayerIDs: []string{"player-1"}})
+		return err
+	},
+	"listFreeRoundCampaigns": func(ctx context.Context, c *cgs.Client) error {
+		return drain(ctx, c.FreeRounds.ListCampaigns(&cgs.FreeRoundCampaignListParams{ListParams: cgs.ListParams{Limit: 5},
+			Status: cgs.FreeRoundCampaignActive}))
+	},
+	"getFreeRoundCampaign": func(ctx context.Context, c *cgs.Client) error {
+		_, err := c.FreeRounds.GetCampaign(ctx, "4f3e2d1c-0b9a-4877-8665-544332211000")
+		return err
+	},
+	"cancelFreeRoundCampaign": func(ctx context.Context, c *cgs.Client) error {
+		_, err := c.FreeRounds.CancelCampaign(ctx, "4f3e2d1c-0b9a-4877-8665-544332211000")
+		return err
+	},
+	"addFreeRoundPlayers": func(ctx context.Context, c *cgs.Client) error {
+		_, err := c.FreeRounds.AddPlayers(ctx, "4f3e2d1c-0b9a-4877-8665-544332211000", &cgs.FreeRoundPlayersParams{PlayerIDs: []string{"player-2"}})
+		return err
+	},
+	"listFreeRoundGrants": func(ctx context.Context, c *cgs.Client) error {
+		return drain(ctx, c.FreeRounds.ListGrants(&cgs.FreeRoundGrantListParams{ListParams: cgs.ListParams{Limit: 5}, PlayerID: "player-1",
+			CampaignID: "4f3e2d1c-0b9a-4877-8665-544332211000", Status: cgs.FreeRoundGrantInProgress}))
+	},
+	"getFreeRoundGrant": func(ctx context.Context, c *cgs.Client) error {
+		_, err := c.FreeRounds.GetGrant(ctx, "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d")
 		return err
 	},
 	"getJwks": func(ctx context.Context, c *cgs.Client) error {

@@ -282,24 +282,31 @@ type EventType string
 
 // The event types.
 const (
-	EventSessionCreated            EventType = "session.created"
-	EventSessionClosed             EventType = "session.closed"
-	EventRoundClosed               EventType = "round.closed"
-	EventRoundCancelled            EventType = "round.cancelled"
-	EventRoundStuck                EventType = "round.stuck"
-	EventRoundWinHeld              EventType = "round.win_held"
-	EventRoundWinReleased          EventType = "round.win_released"
-	EventRoundWinRejected          EventType = "round.win_rejected"
-	EventTransactionCreated        EventType = "transaction.created"
-	EventWalletBalanceLow          EventType = "wallet.balance_low"
-	EventAPIKeyCreated             EventType = "api_key.created"
-	EventAPIKeyRevoked             EventType = "api_key.revoked"
-	EventEndpointPing              EventType = "endpoint.ping"
-	EventEndpointDisabled          EventType = "endpoint.disabled"
-	EventSupportTicketUpdated      EventType = "support_ticket.updated"
-	EventWalletCallFailed          EventType = "wallet_call.failed"
-	EventPlayerRestrictionsUpdated EventType = "player.restrictions_updated"
-	EventPlayerRefused             EventType = "player.refused"
+	EventSessionCreated              EventType = "session.created"
+	EventSessionClosed               EventType = "session.closed"
+	EventRoundClosed                 EventType = "round.closed"
+	EventRoundCancelled              EventType = "round.cancelled"
+	EventRoundStuck                  EventType = "round.stuck"
+	EventRoundWinHeld                EventType = "round.win_held"
+	EventRoundWinReleased            EventType = "round.win_released"
+	EventRoundWinRejected            EventType = "round.win_rejected"
+	EventTransactionCreated          EventType = "transaction.created"
+	EventWalletBalanceLow            EventType = "wallet.balance_low"
+	EventAPIKeyCreated               EventType = "api_key.created"
+	EventAPIKeyRevoked               EventType = "api_key.revoked"
+	EventEndpointPing                EventType = "endpoint.ping"
+	EventEndpointDisabled            EventType = "endpoint.disabled"
+	EventSupportTicketUpdated        EventType = "support_ticket.updated"
+	EventWalletCallFailed            EventType = "wallet_call.failed"
+	EventPlayerRestrictionsUpdated   EventType = "player.restrictions_updated"
+	EventPlayerRefused               EventType = "player.refused"
+	EventFreeRoundsGrantCreated      EventType = "free_rounds.grant.created"
+	EventFreeRoundsGrantStarted      EventType = "free_rounds.grant.started"
+	EventFreeRoundsGrantCompleted    EventType = "free_rounds.grant.completed"
+	EventFreeRoundsGrantExpired      EventType = "free_rounds.grant.expired"
+	EventFreeRoundsGrantCancelled    EventType = "free_rounds.grant.cancelled"
+	EventFreeRoundsCampaignEnded     EventType = "free_rounds.campaign.ended"
+	EventFreeRoundsCampaignCancelled EventType = "free_rounds.campaign.cancelled"
 )
 
 // eventTypes lists the constants above, so that a test can hold them to the document.
@@ -309,6 +316,8 @@ var eventTypes = []EventType{
 	EventTransactionCreated, EventWalletBalanceLow, EventAPIKeyCreated, EventAPIKeyRevoked,
 	EventEndpointPing, EventEndpointDisabled, EventSupportTicketUpdated, EventWalletCallFailed,
 	EventPlayerRestrictionsUpdated, EventPlayerRefused,
+	EventFreeRoundsGrantCreated, EventFreeRoundsGrantStarted, EventFreeRoundsGrantCompleted, EventFreeRoundsGrantExpired,
+	EventFreeRoundsGrantCancelled, EventFreeRoundsCampaignEnded, EventFreeRoundsCampaignCancelled,
 }
 
 // Known reports whether t is one of the types this SDK version knows; a newer API may send others.

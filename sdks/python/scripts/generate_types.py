@@ -29,6 +29,7 @@ INLINE_NAMES = {
     "#/components/schemas/PlayerRestrictions/properties/loss_limits/additionalProperties": "LossLimits",
     "#/components/schemas/WalletCheckReport/properties/scenarios/items": "WalletCheckScenario",
     "#/components/schemas/SandboxReset/properties/removed": "SandboxResetRemoved",
+    "#/components/schemas/FreeRoundCampaign/properties/grants": "FreeRoundGrantCounts",
     "#/webhooks/walletCall/post/requestBody/content/application~1json/schema": "WalletCall",
 }
 

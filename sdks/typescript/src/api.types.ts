@@ -685,6 +685,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/free-rounds/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your free-round campaigns
+         * @description In your key's mode, newest first, a page at a time.
+         */
+        get: operations["listFreeRoundCampaigns"];
+        put?: never;
+        /**
+         * Create a free-round campaign
+         * @description Players get `rounds` rounds of the games at `bet_amount`, free, between `valid_from` and `valid_until`; what they win is paid as wins. The same `external_id` with the same body answers the campaign as it is now (`200`), with another body `409`. Grants made here raise `free_rounds.grant.created`.
+         */
+        post: operations["createFreeRoundCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/free-rounds/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a free-round campaign
+         * @description One of yours in your key's mode, with its grants counted; anything else is `404`.
+         */
+        get: operations["getFreeRoundCampaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/free-rounds/campaigns/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a free-round campaign
+         * @description No grant starts any more: grants not started end `cancelled` (`free_rounds.grant.cancelled` each); a grant in play takes no new free bet, but its open round settles. Raises `free_rounds.campaign.cancelled`. Cancelling a cancelled campaign answers it as it is; an ended one is `409 campaign_ended`.
+         */
+        post: operations["cancelFreeRoundCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/free-rounds/campaigns/{id}/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant a campaign to players
+         * @description Up to 1,000 players a call; a player already granted is left as is, so a repeat is harmless. Each new grant raises `free_rounds.grant.created`. A cancelled or ended campaign is `409`.
+         */
+        post: operations["addFreeRoundPlayers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/free-rounds/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your free-round grants
+         * @description In your key's mode, newest first, a page at a time.
+         */
+        get: operations["listFreeRoundGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/free-rounds/grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a free-round grant
+         * @description One of yours in your key's mode; anything else is `404`.
+         */
+        get: operations["getFreeRoundGrant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -809,7 +933,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -823,7 +947,7 @@ export interface components {
              */
             parameter?: string;
             /** @enum {string} */
-            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted" | "country_required" | "jurisdiction_required" | "jurisdiction_not_held" | "game_not_certified" | "repeated" | "unknown_parameter" | "invalid_cursor" | "url_not_https" | "url_not_public" | "url_unresolvable";
+            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted" | "country_required" | "jurisdiction_required" | "jurisdiction_not_held" | "game_not_certified" | "repeated" | "unknown_parameter" | "invalid_cursor" | "url_not_https" | "url_not_public" | "url_unresolvable" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "rounds_above_limit" | "validity_above_limit" | "valid_until_not_after_valid_from" | "valid_until_passed";
             detail: string;
         } & (unknown | unknown);
         /** @description RFC 9457 problem details. Internal errors are logged, never returned: `detail` never carries database text. */
@@ -1211,7 +1335,7 @@ export interface components {
          * @description What happened: each written in the same transaction as the change it reports.
          * @enum {string}
          */
-        EventType: "session.created" | "session.closed" | "round.closed" | "round.cancelled" | "round.stuck" | "round.win_held" | "round.win_released" | "round.win_rejected" | "transaction.created" | "wallet.balance_low" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed" | "player.restrictions_updated" | "player.refused";
+        EventType: "session.created" | "session.closed" | "round.closed" | "round.cancelled" | "round.stuck" | "round.win_held" | "round.win_released" | "round.win_rejected" | "transaction.created" | "wallet.balance_low" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed" | "player.restrictions_updated" | "player.refused" | "free_rounds.grant.created" | "free_rounds.grant.started" | "free_rounds.grant.completed" | "free_rounds.grant.expired" | "free_rounds.grant.cancelled" | "free_rounds.campaign.ended" | "free_rounds.campaign.cancelled";
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;
@@ -1463,6 +1587,127 @@ export interface components {
                 /** @description What the wallet answered, and what was expected. */
                 detail: string;
             }[];
+        };
+        /** @description A campaign: `external_id` is yours and makes the call safe to repeat (the same body again answers the campaign, another body is `409 external_id_conflict`). Unknown fields are refused. */
+        FreeRoundCampaignRequest: {
+            /**
+             * @description Your id of the campaign: one campaign per id in each mode.
+             * @example welcome-2026-12
+             */
+            external_id: string;
+            /** @example December welcome spins */
+            name: string;
+            /** @description Games of one provider whose catalogue entry supports free rounds; a grant is locked to the first one its player plays. */
+            game_ids: string[];
+            /**
+             * @description An active currency every game plays in and has free-round stakes for.
+             * @example EUR
+             */
+            currency: string;
+            /** @description The stake of each free round: one of the stakes each game allows in `currency`. */
+            bet_amount: components["schemas"]["PositiveAmount"];
+            /**
+             * @description Rounds each player gets: at most the games' provider maximum.
+             * @example 20
+             */
+            rounds: number;
+            /** @description When rounds may start; now by default. */
+            valid_from?: components["schemas"]["DateTime"];
+            /** @description When unplayed rounds expire: after `valid_from`, in the future, and within the provider's limit after `valid_from` (at most 30 days). */
+            valid_until: components["schemas"]["DateTime"];
+            /** @description The most one grant pays in total; what its rounds win above it is recorded, not paid. */
+            max_win?: components["schemas"]["PositiveAmount"];
+            /** @description Players to grant at once (repeats count once); more with `POST .../players`. */
+            player_ids?: string[];
+        };
+        FreeRoundCampaign: {
+            /** Format: uuid */
+            id: string;
+            external_id: string;
+            name: string;
+            game_ids: string[];
+            currency: string;
+            bet_amount: components["schemas"]["Amount"];
+            rounds: number;
+            /** Format: date-time */
+            valid_from: string;
+            /** Format: date-time */
+            valid_until: string;
+            max_win: components["schemas"]["Amount"] | null;
+            /**
+             * @description `scheduled` before `valid_from`, `active` until `valid_until`, `ended` after it (the clock decides, whatever was recorded), `cancelled` once cancelled.
+             * @enum {string}
+             */
+            status: "scheduled" | "active" | "ended" | "cancelled";
+            livemode: boolean;
+            /** @description Its grants, counted by status. */
+            grants: {
+                pending: number;
+                in_progress: number;
+                completed: number;
+                expired: number;
+                cancelled: number;
+            };
+            rounds_played: number;
+            /** @description What its grants won and were paid. */
+            total_paid: components["schemas"]["Amount"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            cancelled_at: string | null;
+        };
+        FreeRoundCampaignList: {
+            data: components["schemas"]["FreeRoundCampaign"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        FreeRoundPlayersRequest: {
+            /** @description Up to 1,000 players a call; a player already granted is left as is. */
+            player_ids: string[];
+        };
+        FreeRoundPlayersAdded: {
+            /** Format: uuid */
+            campaign_id: string;
+            /** @description Grants made by this call. */
+            created: number;
+            /** @description Players who had a grant of this campaign already. */
+            unchanged: number;
+        };
+        FreeRoundGrant: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            campaign_id: string;
+            campaign_external_id: string;
+            player_id: string;
+            /** @description The game it is locked to: null until its first round. */
+            game_id: string | null;
+            currency: string;
+            bet_amount: components["schemas"]["Amount"];
+            rounds_total: number;
+            rounds_used: number;
+            /** @description Rounds that can still be played: none once it is over. */
+            rounds_left: number;
+            total_win: components["schemas"]["Amount"];
+            /**
+             * @description `pending` until its first round, `in_progress` while rounds are left, `completed` when all are played, `expired` once `expires_at` passes unfinished (the clock decides: an expired grant takes no free bet), `cancelled` when its campaign was cancelled before it started.
+             * @enum {string}
+             */
+            status: "pending" | "in_progress" | "completed" | "expired" | "cancelled";
+            /** Format: date-time */
+            expires_at: string;
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        FreeRoundGrantList: {
+            data: components["schemas"]["FreeRoundGrant"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
         };
     };
     responses: {
@@ -1998,6 +2243,44 @@ export interface components {
                     status?: 409;
                     /** @constant */
                     code?: "not_seamless";
+                };
+            };
+        };
+        /** @description The campaign cannot be made as asked, each reason in `errors`: a game or currency that cannot be used (`reference_unavailable`: `unknown_game`, `game_unavailable`, `currency_not_supported`, `unknown_currency`, `currency_unavailable`), a game without free rounds (`free_rounds_not_supported`), games of several providers (`mixed_providers`), a stake a game does not allow in the currency (`stake_not_allowed`, the allowed ones in `detail`), rounds or validity beyond the provider's limits (`free_rounds_limit_exceeded`: `rounds_above_limit`, `validity_above_limit`), or a window that is over or empty (`invalid_validity`). Nothing was written. */
+        FreeRoundsRefused: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 422;
+                    /** @enum {unknown} */
+                    code?: "reference_unavailable" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity";
+                };
+            };
+        };
+        /** @description `external_id_conflict`: this `external_id` names a campaign made with another body. `campaign_ended`: the campaign is over (past `valid_until`): it cannot be cancelled or granted. `campaign_cancelled`: it was cancelled and gives no new grants. */
+        CampaignConflict: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 409;
+                    /** @enum {unknown} */
+                    code?: "external_id_conflict" | "campaign_ended" | "campaign_cancelled";
                 };
             };
         };
@@ -3564,6 +3847,313 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    listFreeRoundCampaigns: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only campaigns in this status (as the clock makes it).
+                 * @example active
+                 */
+                status?: "scheduled" | "active" | "ended" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FreeRoundCampaignList"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createFreeRoundCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreeRoundCampaignRequest"];
+            };
+        };
+        responses: {
+            /** @description The campaign this `external_id` made with the same body, as it is now. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FreeRoundCampaign"];
+                };
+            };
+            /** @description The campaign, made. */
+            201: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FreeRoundCampaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["CampaignConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["FreeRoundsRefused"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    getFreeRoundCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The campaign's id.
+                 * @example 4f3e2d1c-0b9a-4877-8665-544332211000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FreeRoundCampaign"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelFreeRoundCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The campaign's id.
+                 * @example 4f3e2d1c-0b9a-4877-8665-544332211000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign, cancelled. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FreeRoundCampaign"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["CampaignConflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    addFreeRoundPlayers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The campaign's id.
+                 * @example 4f3e2d1c-0b9a-4877-8665-544332211000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreeRoundPlayersRequest"];
+            };
+        };
+        responses: {
+            /** @description How many grants were made, and how many existed. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FreeRoundPlayersAdded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["CampaignConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    listFreeRoundGrants: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only this player's.
+                 * @example player-1
+                 */
+                player_id?: string;
+                /**
+                 * @description Only this campaign's.
+                 * @example 4f3e2d1c-0b9a-4877-8665-544332211000
+                 */
+                campaign_id?: string;
+                /**
+                 * @description Only grants in this status (as the clock makes it).
+                 * @example in_progress
+                 */
+                status?: "pending" | "in_progress" | "completed" | "expired" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FreeRoundGrantList"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFreeRoundGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The grant's id.
+                 * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The grant. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FreeRoundGrant"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     receiveEvent: {

@@ -22,6 +22,12 @@ import type {
   Provider,
   Event,
   EventListQuery,
+  FreeRoundCampaign,
+  FreeRoundCampaignInput,
+  FreeRoundCampaignListQuery,
+  FreeRoundGrant,
+  FreeRoundGrantListQuery,
+  FreeRoundPlayersAdded,
   Round,
   RoundDetail,
   RoundListQuery,
@@ -135,6 +141,23 @@ export interface OperatorClient {
      */
     reset(options?: RequestOptions): Promise<SandboxReset>;
   };
+  freeRounds: {
+    campaigns: ListMethods<FreeRoundCampaign, FreeRoundCampaignListQuery> & {
+      /**
+       * Not retried by the SDK; safe to call again yourself with the same `externalId`: the same
+       * input answers the campaign, another one is `409 external_id_conflict`.
+       */
+      create(input: FreeRoundCampaignInput, options?: RequestOptions): Promise<FreeRoundCampaign>;
+      get(id: string, options?: RequestOptions): Promise<FreeRoundCampaign>;
+      /** Grants not started end cancelled; a grant in play finishes its open round. */
+      cancel(id: string, options?: RequestOptions): Promise<FreeRoundCampaign>;
+      /** Up to 1,000 players a call; players already granted are left as they are. */
+      addPlayers(id: string, playerIds: string[], options?: RequestOptions): Promise<FreeRoundPlayersAdded>;
+    };
+    grants: ListMethods<FreeRoundGrant, FreeRoundGrantListQuery> & {
+      get(id: string, options?: RequestOptions): Promise<FreeRoundGrant>;
+    };
+  };
   players: {
     /** A player's responsible-gaming restrictions (all empty when none were set). */
     getRestrictions(playerId: string, options?: RequestOptions): Promise<PlayerRestrictions>;
@@ -171,6 +194,7 @@ interface Call {
 }
 
 const endpointPath = (id: string) => `/v3/webhook-endpoints/${encodeURIComponent(id)}`;
+const campaignPath = (id: string) => `/v3/free-rounds/campaigns/${encodeURIComponent(id)}`;
 const restrictionsPath = (playerId: string) => `/v3/players/${encodeURIComponent(playerId)}/restrictions`;
 
 export function createOperatorClient(options: OperatorClientOptions): OperatorClient {
@@ -313,6 +337,22 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
       checkWallet: (input, { signal } = {}) =>
         call<WalletCheckReport>({ method: 'POST', path: '/v3/sandbox/wallet-checks', body: snakeCased(input), signal }),
       reset: ({ signal } = {}) => call<SandboxReset>({ method: 'POST', path: '/v3/sandbox/reset', signal }),
+    },
+    freeRounds: {
+      campaigns: {
+        ...listOf<FreeRoundCampaign, FreeRoundCampaignListQuery>('/v3/free-rounds/campaigns'),
+        create: (input, { signal } = {}) =>
+          call<FreeRoundCampaign>({ method: 'POST', path: '/v3/free-rounds/campaigns', body: snakeCased(input), signal }),
+        get: (id, { signal } = {}) => call<FreeRoundCampaign>({ method: 'GET', path: campaignPath(id), signal }),
+        cancel: (id, { signal } = {}) => call<FreeRoundCampaign>({ method: 'POST', path: `${campaignPath(id)}/cancel`, signal }),
+        addPlayers: (id, playerIds, { signal } = {}) =>
+          call<FreeRoundPlayersAdded>({ method: 'POST', path: `${campaignPath(id)}/players`, body: { player_ids: playerIds }, signal }),
+      },
+      grants: {
+        ...listOf<FreeRoundGrant, FreeRoundGrantListQuery>('/v3/free-rounds/grants'),
+        get: (id, { signal } = {}) =>
+          call<FreeRoundGrant>({ method: 'GET', path: `/v3/free-rounds/grants/${encodeURIComponent(id)}`, signal }),
+      },
     },
     players: {
       getRestrictions: (playerId, { signal } = {}) =>

@@ -47,6 +47,12 @@ export type WalletSettingsChanged = Schemas['WalletSettingsUpdated'];
 export type WalletSettingsInput = CamelCased<WithDefaultsOptional<Schemas['WalletSettingsRequest'], 'rotate_secret'>>;
 /** A round as `GET /v3/rounds/{id}` returns it: with its transactions. */
 export type RoundDetail = Schemas['RoundDetail'];
+export type FreeRoundCampaign = Schemas['FreeRoundCampaign'];
+export type FreeRoundGrant = Schemas['FreeRoundGrant'];
+/** What `freeRounds.campaigns.create` takes: the request body's fields, camelCased (`externalId`, `gameIds`, `betAmount`). */
+export type FreeRoundCampaignInput = CamelCased<Schemas['FreeRoundCampaignRequest']>;
+/** How many grants `freeRounds.campaigns.addPlayers` made, and how many existed. */
+export type FreeRoundPlayersAdded = Schemas['FreeRoundPlayersAdded'];
 
 /** One page of a list: `data`, and `next_cursor` (null on the last page) to ask for the next. */
 export interface Page<T> {
@@ -62,6 +68,8 @@ export type GameListQuery = ListQuery<'listGames'>;
 export type TransactionListQuery = ListQuery<'listTransactions'>;
 export type RoundListQuery = ListQuery<'listRounds'>;
 export type EventListQuery = ListQuery<'listEvents'>;
+export type FreeRoundCampaignListQuery = ListQuery<'listFreeRoundCampaigns'>;
+export type FreeRoundGrantListQuery = ListQuery<'listFreeRoundGrants'>;
 /** `limit` and `cursor`, which every list takes. */
 export type PageQuery = ListQuery<'listWallets'>;
 

@@ -6,6 +6,7 @@ import { isDatabaseUnavailable, mayHaveRun } from '../_shared/database.ts';
 import { Problem } from './problem.ts';
 import { type ApiContext, apiContext, type ApiDependencies } from './context.ts';
 import { catalogueRoutes } from './routes/catalogue.ts';
+import { freeRoundRoutes } from './routes/free-rounds.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { playerRoutes } from './routes/players.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
@@ -29,6 +30,7 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
     .route('/', roundRoutes(ctx))
     .route('/', webhookRoutes(ctx))
     .route('/', playerRoutes(ctx))
+    .route('/', freeRoundRoutes(ctx))
     .route('/', sandboxRoutes(ctx));
   const app = new Hono({ strict: false });
   for (const base of BASES) app.route(base, v3);

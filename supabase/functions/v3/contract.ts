@@ -84,6 +84,12 @@ function demand(keyword: string, constraint: unknown): string {
       return `must be at least ${constraint} characters long`;
     case 'maxLength':
       return `must be at most ${constraint} characters long`;
+    case 'minItems':
+      return `must have at least ${constraint} item${constraint === 1 ? '' : 's'}`;
+    case 'maxItems':
+      return `must have at most ${constraint} items`;
+    case 'uniqueItems':
+      return 'must not name an item twice';
     default:
       return `does not satisfy \`${keyword}\``;
   }

@@ -32,6 +32,15 @@ export const problems = {
   player_restricted: { status: 403, title: 'Player restricted', retryable: false },
   operator_suspended: { status: 403, title: 'Operator suspended', retryable: false },
   exclusion_active: { status: 409, title: 'Exclusion running', retryable: false },
+  // Free rounds' (the operator API's campaigns and grants).
+  external_id_conflict: { status: 409, title: 'external_id used by another campaign', retryable: false },
+  campaign_ended: { status: 409, title: 'Campaign ended', retryable: false },
+  campaign_cancelled: { status: 409, title: 'Campaign cancelled', retryable: false },
+  free_rounds_not_supported: { status: 422, title: 'Free rounds not supported', retryable: false },
+  mixed_providers: { status: 422, title: 'Games of several providers', retryable: false },
+  stake_not_allowed: { status: 422, title: 'Stake not allowed', retryable: false },
+  free_rounds_limit_exceeded: { status: 422, title: 'Beyond the provider\'s free-round limits', retryable: false },
+  invalid_validity: { status: 422, title: 'Invalid validity window', retryable: false },
   // The provider API's.
   invalid_provider_key: { status: 401, title: 'Invalid provider key', retryable: false },
   invalid_session_token: { status: 403, title: 'Invalid session token', retryable: false },

@@ -163,6 +163,8 @@ class Client:
             Currencies,
             Discovery,
             Events,
+            FreeRoundCampaigns,
+            FreeRoundGrants,
             Games,
             Jurisdictions,
             Players,
@@ -184,6 +186,8 @@ class Client:
         self.wallets = Wallets(self)
         self.transactions = Transactions(self)
         self.rounds = Rounds(self)
+        self.free_round_campaigns = FreeRoundCampaigns(self)
+        self.free_round_grants = FreeRoundGrants(self)
         self.wallet_settings = WalletSettingsResource(self)
         self.webhook_endpoints = WebhookEndpoints(self)
         self.events = Events(self)

@@ -29,6 +29,9 @@ from .types import (
     Currency,
     Event,
     EventType,
+    FreeRoundCampaign,
+    FreeRoundGrant,
+    FreeRoundPlayersAdded,
     Game,
     GameSession,
     Jurisdiction,
@@ -378,6 +381,101 @@ class Rounds(_Resource):
     def get(self, id: str) -> RoundDetail:
         """One round with its transactions."""
         return self._get(f"/v3/rounds/{_segment(id)}", RoundDetail)
+
+
+class FreeRoundCampaigns(_Resource):
+    """Free rounds: campaigns of rounds at a fixed stake that cost your players nothing."""
+
+    @operation("createFreeRoundCampaign")
+    def create(
+        self,
+        *,
+        external_id: str,
+        name: str,
+        game_ids: Sequence[str],
+        currency: str,
+        bet_amount: Amount,
+        rounds: int,
+        valid_until: Instant,
+        valid_from: Union[Instant, NotGiven] = NOT_GIVEN,
+        max_win: Union[Amount, NotGiven] = NOT_GIVEN,
+        player_ids: Union[Sequence[str], NotGiven] = NOT_GIVEN,
+    ) -> FreeRoundCampaign:
+        """Creates a campaign. The same arguments under the same ``external_id`` answer the
+        campaign as it is (so it is retried like a read); others are ``external_id_conflict``."""
+        body = _body(
+            external_id=external_id,
+            name=name,
+            game_ids=list(game_ids),
+            currency=currency,
+            bet_amount=decimal_string(bet_amount),
+            rounds=rounds,
+            valid_until=_instant(valid_until),
+            valid_from=_instant(valid_from),
+            max_win=max_win if max_win is NOT_GIVEN else decimal_string(max_win),
+            player_ids=player_ids if player_ids is NOT_GIVEN else list(player_ids),
+        )
+        return self._send("POST", "/v3/free-rounds/campaigns", FreeRoundCampaign, body, repeatable=True)
+
+    @operation("listFreeRoundCampaigns")
+    def list(
+        self,
+        *,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        status: Optional[Literal["scheduled", "active", "ended", "cancelled"]] = None,
+    ) -> CursorPage[FreeRoundCampaign]:
+        """Your campaigns, newest first."""
+        return self._page("/v3/free-rounds/campaigns", FreeRoundCampaign, dict(limit=limit, cursor=cursor, status=status))
+
+    @operation("getFreeRoundCampaign")
+    def get(self, id: str) -> FreeRoundCampaign:
+        return self._get(f"/v3/free-rounds/campaigns/{_segment(id)}", FreeRoundCampaign)
+
+    @operation("cancelFreeRoundCampaign")
+    def cancel(self, id: str) -> FreeRoundCampaign:
+        """Grants not started end cancelled; one in play finishes its open round. A repeat answers
+        the cancelled campaign, so it is retried like a read."""
+        return self._send(
+            "POST", f"/v3/free-rounds/campaigns/{_segment(id)}/cancel", FreeRoundCampaign, None, repeatable=True
+        )
+
+    @operation("addFreeRoundPlayers")
+    def add_players(self, id: str, *, player_ids: Sequence[str]) -> FreeRoundPlayersAdded:
+        """Up to 1,000 players a call; players granted already are left as they are (so it is
+        retried like a read)."""
+        return self._send(
+            "POST",
+            f"/v3/free-rounds/campaigns/{_segment(id)}/players",
+            FreeRoundPlayersAdded,
+            _body(player_ids=list(player_ids)),
+            repeatable=True,
+        )
+
+
+class FreeRoundGrants(_Resource):
+    """A campaign's rounds given to each player."""
+
+    @operation("listFreeRoundGrants")
+    def list(
+        self,
+        *,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        player_id: Optional[str] = None,
+        campaign_id: Optional[str] = None,
+        status: Optional[Literal["pending", "in_progress", "completed", "expired", "cancelled"]] = None,
+    ) -> CursorPage[FreeRoundGrant]:
+        """Your grants, newest first."""
+        return self._page(
+            "/v3/free-rounds/grants",
+            FreeRoundGrant,
+            dict(limit=limit, cursor=cursor, player_id=player_id, campaign_id=campaign_id, status=status),
+        )
+
+    @operation("getFreeRoundGrant")
+    def get(self, id: str) -> FreeRoundGrant:
+        return self._get(f"/v3/free-rounds/grants/{_segment(id)}", FreeRoundGrant)
 
 
 class WalletSettingsResource(_Resource):

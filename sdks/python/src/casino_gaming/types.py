@@ -19,6 +19,10 @@ __all__ = [
     "Currency",
     "Event",
     "FieldError",
+    "FreeRoundCampaign",
+    "FreeRoundGrant",
+    "FreeRoundGrantCounts",
+    "FreeRoundPlayersAdded",
     "Game",
     "GameSession",
     "Jurisdiction",
@@ -66,6 +70,13 @@ EventType = Literal[
     "wallet_call.failed",
     "player.restrictions_updated",
     "player.refused",
+    "free_rounds.grant.created",
+    "free_rounds.grant.started",
+    "free_rounds.grant.completed",
+    "free_rounds.grant.expired",
+    "free_rounds.grant.cancelled",
+    "free_rounds.campaign.ended",
+    "free_rounds.campaign.cancelled",
 ]
 
 
@@ -118,6 +129,14 @@ ProblemCode = Literal[
     "live_key",
     "not_seamless",
     "operator_suspended",
+    "external_id_conflict",
+    "campaign_ended",
+    "campaign_cancelled",
+    "free_rounds_not_supported",
+    "mixed_providers",
+    "stake_not_allowed",
+    "free_rounds_limit_exceeded",
+    "invalid_validity",
 ]
 
 
@@ -151,10 +170,83 @@ class FieldError(Model):
 
     __schema__ = "#/components/schemas/FieldError"
 
-    code: Literal["required", "invalid_type", "invalid_format", "unknown_field", "unknown_provider", "provider_unavailable", "unknown_currency", "currency_unavailable", "unknown_game", "game_unavailable", "currency_not_supported", "country_restricted", "country_required", "jurisdiction_required", "jurisdiction_not_held", "game_not_certified", "repeated", "unknown_parameter", "invalid_cursor", "url_not_https", "url_not_public", "url_unresolvable"]
+    code: Literal["required", "invalid_type", "invalid_format", "unknown_field", "unknown_provider", "provider_unavailable", "unknown_currency", "currency_unavailable", "unknown_game", "game_unavailable", "currency_not_supported", "country_restricted", "country_required", "jurisdiction_required", "jurisdiction_not_held", "game_not_certified", "repeated", "unknown_parameter", "invalid_cursor", "url_not_https", "url_not_public", "url_unresolvable", "free_rounds_not_supported", "mixed_providers", "stake_not_allowed", "rounds_above_limit", "validity_above_limit", "valid_until_not_after_valid_from", "valid_until_passed"]
     detail: str
     pointer: Optional[str] = None
     parameter: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class FreeRoundCampaign(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/FreeRoundCampaign``."""
+
+    __schema__ = "#/components/schemas/FreeRoundCampaign"
+
+    id: str
+    external_id: str
+    name: str
+    game_ids: List[str]
+    currency: str
+    bet_amount: Decimal
+    rounds: int
+    valid_from: _dt.datetime
+    valid_until: _dt.datetime
+    max_win: Optional[Decimal]
+    status: Literal["scheduled", "active", "ended", "cancelled"]
+    livemode: bool
+    grants: FreeRoundGrantCounts
+    rounds_played: int
+    total_paid: Decimal
+    created_at: _dt.datetime
+    cancelled_at: Optional[_dt.datetime]
+
+
+@dataclass(frozen=True)
+class FreeRoundGrant(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/FreeRoundGrant``."""
+
+    __schema__ = "#/components/schemas/FreeRoundGrant"
+
+    id: str
+    campaign_id: str
+    campaign_external_id: str
+    player_id: str
+    game_id: Optional[str]
+    currency: str
+    bet_amount: Decimal
+    rounds_total: int
+    rounds_used: int
+    rounds_left: int
+    total_win: Decimal
+    status: Literal["pending", "in_progress", "completed", "expired", "cancelled"]
+    expires_at: _dt.datetime
+    livemode: bool
+    created_at: _dt.datetime
+    updated_at: _dt.datetime
+
+
+@dataclass(frozen=True)
+class FreeRoundGrantCounts(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/FreeRoundCampaign/properties/grants``."""
+
+    __schema__ = "#/components/schemas/FreeRoundCampaign/properties/grants"
+
+    pending: int
+    in_progress: int
+    completed: int
+    expired: int
+    cancelled: int
+
+
+@dataclass(frozen=True)
+class FreeRoundPlayersAdded(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/FreeRoundPlayersAdded``."""
+
+    __schema__ = "#/components/schemas/FreeRoundPlayersAdded"
+
+    campaign_id: str
+    created: int
+    unchanged: int
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,272 @@
+// Free-round campaigns and grants through the operator API, in-process against the test database:
+// a campaign made once per external_id (the same request again answers it, another is a conflict),
+// every refusal a precise problem with nothing written, each mode and client apart, grants listed
+// and read, a cancel that ends the grants not started and leaves one in play, and an ended
+// campaign refusing changes. Every answer as the document says. Time is never waited for: an ended
+// campaign is one whose window was put in the past.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
+import { connect } from '../helpers/db.ts';
+import { issueKey, newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
+
+const sql = connect();
+const { handle } = await sessionsHandler();
+let operator: Operator;
+let testKey: string;
+/** Games of pragmatic-play made for this file: with free-round terms (two), in GBP only, and without. */
+let games: { a: string; b: string; gbpOnly: string; none: string; lumpSum: string };
+
+const days = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString();
+
+async function newGame(terms: { rounds?: number; days?: number; stakes?: object; mode?: string } | null, currencies: string[] = [],
+  provider = 'pragmatic-play'): Promise<string> {
+  const code = `fr-${randomUUID().slice(0, 8)}`;
+  const [game] = await sql`
+    insert into public.game (provider_id, code, name, category, currencies)
+    select id, ${code}, 'Free Round Test', 'slots', ${currencies} from public.game_provider where slug = ${provider}
+    returning id`;
+  if (terms) {
+    await sql`insert into public.game_free_rounds (game_id, payout_mode, max_rounds, max_validity_days, stakes)
+              values (${game.id}, ${terms.mode ?? 'per_round'}, ${terms.rounds ?? 100}, ${terms.days ?? 30},
+                      ${sql.json((terms.stakes ?? { EUR: [0.1, 0.2, 0.5], GBP: [0.1, 0.2] }) as never)})`;
+  }
+  return `${provider}:${code}`;
+}
+
+beforeAll(async () => {
+  operator = await newOperator(sql, 'free-rounds');
+  testKey = (await issueKey(sql, operator.account, 'Sandbox', false)).key;
+  games = {
+    a: await newGame({}), b: await newGame({ rounds: 50, days: 14 }), gbpOnly: await newGame({}, ['GBP']), none: await newGame(null),
+    lumpSum: await newGame({ mode: 'lump_sum', stakes: { EUR: [1, 2] } }),
+  };
+});
+
+async function call(method: string, path: string, operation: OperationId, body?: unknown, key: string | null = operator.key) {
+  const response = await handle(new Request(`http://api.test/v3${path}`, {
+    method,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  }));
+  const json = await response.json();
+  expectResponseMatches(operation, response, json);
+  return { status: response.status, body: json };
+}
+
+const campaign = (overrides: Record<string, unknown> = {}) => ({
+  external_id: `ext-${randomUUID()}`, name: 'Welcome spins', game_ids: [games.a, games.b], currency: 'EUR', bet_amount: '0.20',
+  rounds: 10, valid_until: days(7), ...overrides,
+});
+const create = (body: unknown, key?: string | null) => call('POST', '/free-rounds/campaigns', 'createFreeRoundCampaign', body, key);
+const countOf = async (table: 'free_round_campaign' | 'free_round_grant') =>
+  (await sql`select count(*)::int as n from ${sql(`public.${table}`)} where client_id = ${operator.account.id}`)[0].n as number;
+const eventsOf = async (type: string) =>
+  sql`select data from public.event where client_id = ${operator.account.id} and type = ${type} order by created_at, id`;
+
+describe('creating a campaign', () => {
+  it('makes the campaign and a pending grant per player, each grant an event, amounts as decimal strings', async () => {
+    const body = campaign({ player_ids: ['p-2', 'p-1', 'p-2'], max_win: '25.5' });
+    const created = await create(body);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      external_id: body.external_id, game_ids: [games.a, games.b], currency: 'EUR', bet_amount: '0.2000', rounds: 10,
+      max_win: '25.5000', status: 'active', livemode: true, grants: { pending: 2, in_progress: 0, cancelled: 0 },
+      rounds_played: 0, total_paid: '0.0000', cancelled_at: null,
+    });
+    const grants = await call('GET', `/free-rounds/grants?campaign_id=${created.body.id}`, 'listFreeRoundGrants');
+    expect(grants.body.data.map((g: { player_id: string }) => g.player_id).sort()).toEqual(['p-1', 'p-2']);
+    expect(grants.body.data[0]).toMatchObject({
+      campaign_external_id: body.external_id, game_id: null, rounds_total: 10, rounds_used: 0, rounds_left: 10, total_win: '0.0000',
+      status: 'pending', expires_at: created.body.valid_until,
+    });
+    const events = await eventsOf('free_rounds.grant.created');
+    expect(events.filter((e) => e.data.campaign_id === created.body.id)).toHaveLength(2);
+  });
+
+  it('answers a repeat of the same request with the campaign as it is (200), however spelt, and writes nothing more', async () => {
+    const from = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;
+    const body = campaign({ player_ids: ['a', 'b'], valid_from: new Date(from).toISOString(), valid_until: days(3) });
+    const first = await create(body);
+    expect(first.status).toBe(201);
+    const [campaigns, grants] = [await countOf('free_round_campaign'), await countOf('free_round_grant')];
+    const respelt = { ...body, bet_amount: '0.2000', player_ids: ['b', 'a', 'a'],
+      valid_from: new Date(from + 3_600_000).toISOString().replace('Z', '+01:00') };
+    const again = await create(respelt);
+    expect(again).toMatchObject({ status: 200, body: { id: first.body.id } });
+    expect([await countOf('free_round_campaign'), await countOf('free_round_grant')]).toEqual([campaigns, grants]);
+  });
+
+  it('refuses the same external_id with another request (409 external_id_conflict), and each mode has its own ids', async () => {
+    const body = campaign();
+    await create(body);
+    const conflict = await create({ ...body, rounds: 11 });
+    expect(conflict).toMatchObject({ status: 409, body: { code: 'external_id_conflict', retryable: false } });
+    // A missing valid_from means "now" each time: not the same request as one that names an instant.
+    expect((await create({ ...body, valid_from: new Date().toISOString() })).body.code).toBe('external_id_conflict');
+    // The same external_id in test mode is another campaign (the sandbox's games, for test keys).
+    const test = await create({ ...body, game_ids: ['cgs-sandbox:lucky-sevens'] }, testKey);
+    expect(test).toMatchObject({ status: 201, body: { livemode: false, external_id: body.external_id } });
+  });
+
+  it('starts a campaign whose valid_from is ahead scheduled', async () => {
+    const created = await create(campaign({ valid_from: days(2), valid_until: days(5) }));
+    expect(created.body.status).toBe('scheduled');
+    expect((await call('GET', '/free-rounds/campaigns?status=scheduled', 'listFreeRoundCampaigns')).body.data
+      .map((c: { id: string }) => c.id)).toContain(created.body.id);
+  });
+});
+
+describe('refusing a campaign: a precise problem, and nothing written', () => {
+  const refused = async (body: unknown, status: number, code: string, errors?: [string, string][]) => {
+    const before = await countOf('free_round_campaign');
+    const answer = await create(body);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+    expect(answer.body.code).toBe(code);
+    if (errors) expect(answer.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code])).toEqual(errors);
+    expect(await countOf('free_round_campaign')).toBe(before);
+    return answer.body;
+  };
+
+  it('an unknown or unavailable game or currency: 422 reference_unavailable, each named', async () => {
+    await refused(campaign({ game_ids: [games.a, 'pragmatic-play:no-such-game'] }), 422, 'reference_unavailable',
+      [['#/game_ids/1', 'unknown_game']]);
+    await refused(campaign({ currency: 'XQQ' }), 422, 'reference_unavailable', [['#/currency', 'unknown_currency']]);
+    await refused(campaign({ game_ids: [games.gbpOnly] }), 422, 'reference_unavailable', [['#/game_ids/0', 'currency_not_supported']]);
+    // The sandbox's games are for test keys only.
+    await refused(campaign({ game_ids: ['cgs-sandbox:lucky-sevens'] }), 422, 'reference_unavailable', [['#/game_ids/0', 'unknown_game']]);
+    const [{ code }] = await sql`update public.game set status = 'maintenance' where code = ${games.b.split(':')[1]} returning code`;
+    try {
+      await refused(campaign(), 422, 'reference_unavailable', [['#/game_ids/1', 'game_unavailable']]);
+    } finally {
+      await sql`update public.game set status = 'active' where code = ${code}`;
+    }
+  });
+
+  it('a game without free rounds, or games of several providers: 422', async () => {
+    await refused(campaign({ game_ids: [games.a, games.none] }), 422, 'free_rounds_not_supported',
+      [['#/game_ids/1', 'free_rounds_not_supported']]);
+    const other = await newGame({}, [], 'evolution');
+    await refused(campaign({ game_ids: [games.a, other] }), 422, 'mixed_providers', [['#/game_ids', 'mixed_providers']]);
+  });
+
+  it('a stake a game does not allow in the currency: 422 stake_not_allowed, naming the stakes it does', async () => {
+    const body = await refused(campaign({ bet_amount: '0.30' }), 422, 'stake_not_allowed',
+      [['#/bet_amount', 'stake_not_allowed'], ['#/bet_amount', 'stake_not_allowed']]);
+    expect(body.errors[0].detail).toBe(`${games.a} allows 0.1, 0.2, 0.5 in this currency.`);
+    await refused(campaign({ game_ids: [games.a, games.lumpSum], bet_amount: '0.2' }), 422, 'stake_not_allowed',
+      [['#/bet_amount', 'stake_not_allowed']]);
+    await refused(campaign({ currency: 'USD' }), 422, 'stake_not_allowed');
+  });
+
+  it('rounds or validity beyond the provider\'s limits (the strictest game\'s): 422 free_rounds_limit_exceeded', async () => {
+    const body = await refused(campaign({ rounds: 51, valid_until: days(15) }), 422, 'free_rounds_limit_exceeded',
+      [['#/rounds', 'rounds_above_limit'], ['#/valid_until', 'validity_above_limit']]);
+    expect(body.errors.map((e: { detail: string }) => e.detail)).toEqual([
+      'The provider allows at most 50 rounds.', 'The provider allows at most 14 days after valid_from.']);
+    expect((await create(campaign({ rounds: 50, valid_until: days(13.9) }))).status).toBe(201);
+  });
+
+  it('a window that is empty or over: 422 invalid_validity', async () => {
+    await refused(campaign({ valid_from: days(3), valid_until: days(2) }), 422, 'invalid_validity',
+      [['#/valid_until', 'valid_until_not_after_valid_from']]);
+    await refused(campaign({ valid_from: days(-3), valid_until: days(-1) }), 422, 'invalid_validity',
+      [['#/valid_until', 'valid_until_passed']]);
+  });
+
+  it('a body the schema refuses: 400 naming each field, over 1,000 players among them; 401 without a key first', async () => {
+    const players = Array.from({ length: 1001 }, (_, i) => `p${i}`);
+    const body = await refused({ ...campaign({ player_ids: players, bet_amount: 0.2, rounds: 0 }), extra: true }, 400, 'validation_failed');
+    expect(body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['#/bet_amount', '#/extra', '#/player_ids', '#/rounds']);
+    expect(body.errors.find((e: { pointer: string }) => e.pointer === '#/player_ids').detail).toBe('player_ids must have at most 1000 items.');
+    expect((await create(campaign(), null)).status).toBe(401);
+    expect((await create(campaign(), `cgs_live_${'x'.repeat(43)}`)).status).toBe(401);
+  });
+});
+
+describe('reading campaigns and grants', () => {
+  it('lists a page at a time, newest first, and reads one; another client or mode sees none of them', async () => {
+    const other = await newOperator(sql, 'free-rounds-other');
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push((await create(campaign({ player_ids: [`page-${i}`] }))).body.id);
+    const first = await call('GET', '/free-rounds/campaigns?limit=2', 'listFreeRoundCampaigns');
+    expect(first.body.data.map((c: { id: string }) => c.id)).toEqual([made[2], made[1]]);
+    expect(first.body.has_more).toBe(true);
+    const second = await call('GET', `/free-rounds/campaigns?limit=1&cursor=${first.body.next_cursor}`, 'listFreeRoundCampaigns');
+    expect(second.body.data[0].id).toBe(made[0]);
+    const read = await call('GET', `/free-rounds/campaigns/${made[0]}`, 'getFreeRoundCampaign');
+    expect(read.body).toEqual(second.body.data[0]);
+    expect((await call('GET', `/free-rounds/campaigns/${made[0]}`, 'getFreeRoundCampaign', undefined, other.key)).status).toBe(404);
+    expect((await call('GET', `/free-rounds/campaigns/${made[0]}`, 'getFreeRoundCampaign', undefined, testKey)).status).toBe(404);
+    expect((await call('GET', '/free-rounds/campaigns', 'listFreeRoundCampaigns', undefined, other.key)).body.data).toEqual([]);
+    expect((await call('GET', '/free-rounds/campaigns/not-a-uuid', 'getFreeRoundCampaign')).status).toBe(404);
+    expect((await call('GET', '/free-rounds/campaigns?cursor=abc', 'listFreeRoundCampaigns')).body.code).toBe('invalid_parameters');
+
+    const grants = await call('GET', '/free-rounds/grants?player_id=page-1', 'listFreeRoundGrants');
+    expect(grants.body.data).toHaveLength(1);
+    const grant = await call('GET', `/free-rounds/grants/${grants.body.data[0].id}`, 'getFreeRoundGrant');
+    expect(grant.body).toEqual(grants.body.data[0]);
+    expect((await call('GET', `/free-rounds/grants/${grant.body.id}`, 'getFreeRoundGrant', undefined, other.key)).status).toBe(404);
+    expect((await call('GET', `/free-rounds/grants/${grant.body.id}`, 'getFreeRoundGrant', undefined, testKey)).status).toBe(404);
+    expect((await call('GET', '/free-rounds/grants?status=finished', 'listFreeRoundGrants')).body.code).toBe('invalid_parameters');
+  });
+});
+
+describe('granting players', () => {
+  it('adds up to 1,000 players a call, a repeat harmless, each new grant an event; over 1,000 is a 400', async () => {
+    const { body: made } = await create(campaign({ player_ids: ['g-1'] }));
+    const add = (players: string[]) => call('POST', `/free-rounds/campaigns/${made.id}/players`, 'addFreeRoundPlayers', { player_ids: players });
+    const added = await add(['g-1', 'g-2', 'g-3', 'g-3']);
+    expect(added).toMatchObject({ status: 200, body: { campaign_id: made.id, created: 2, unchanged: 1 } });
+    expect((await add(['g-2'])).body).toMatchObject({ created: 0, unchanged: 1 });
+    const thousand = Array.from({ length: 1000 }, (_, i) => `bulk-${i}`);
+    expect((await add(thousand)).body).toMatchObject({ created: 1000, unchanged: 0 });
+    expect((await call('GET', `/free-rounds/campaigns/${made.id}`, 'getFreeRoundCampaign')).body.grants.pending).toBe(1003);
+    const events = await sql`select count(*)::int as n from public.event where client_id = ${operator.account.id}
+                             and type = 'free_rounds.grant.created' and data->>'campaign_id' = ${made.id}`;
+    expect(events[0].n).toBe(1003);
+    const tooMany = await add([...thousand, 'one-more']);
+    expect(tooMany).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect((await add([])).status).toBe(400);
+  });
+});
+
+describe('cancelling and ending', () => {
+  it('cancels: grants not started end cancelled, one in play keeps its rounds, each an event; a repeat answers it as it is', async () => {
+    const { body: made } = await create(campaign({ player_ids: ['c-1', 'c-2', 'c-3'] }));
+    await sql`update public.free_round_grant set status = 'in_progress', rounds_used = 1, game = ${games.a.split(':')[1]}
+              where campaign_id = ${made.id} and player_id = 'c-3'`;
+    const cancelled = await call('POST', `/free-rounds/campaigns/${made.id}/cancel`, 'cancelFreeRoundCampaign');
+    expect(cancelled).toMatchObject({ status: 200, body: { status: 'cancelled', grants: { pending: 0, cancelled: 2, in_progress: 1 } } });
+    expect(cancelled.body.cancelled_at).not.toBeNull();
+    const grants = await call('GET', `/free-rounds/grants?campaign_id=${made.id}&status=in_progress`, 'listFreeRoundGrants');
+    expect(grants.body.data).toMatchObject([{ player_id: 'c-3', game_id: games.a, rounds_left: 9 }]);
+    const campaignEvents = (await eventsOf('free_rounds.campaign.cancelled')).filter((e) => e.data.id === made.id);
+    expect(campaignEvents).toMatchObject([{ data: { status: 'cancelled', grants: { cancelled: 2 } } }]);
+    expect((await eventsOf('free_rounds.grant.cancelled')).filter((e) => e.data.campaign_id === made.id)).toHaveLength(2);
+    expect((await eventsOf('free_rounds.grant.started')).filter((e) => e.data.campaign_id === made.id)).toHaveLength(1);
+
+    const again = await call('POST', `/free-rounds/campaigns/${made.id}/cancel`, 'cancelFreeRoundCampaign');
+    expect(again.body).toEqual(cancelled.body);
+    expect((await eventsOf('free_rounds.campaign.cancelled')).filter((e) => e.data.id === made.id)).toHaveLength(1);
+    const add = await call('POST', `/free-rounds/campaigns/${made.id}/players`, 'addFreeRoundPlayers', { player_ids: ['late'] });
+    expect(add).toMatchObject({ status: 409, body: { code: 'campaign_cancelled' } });
+  });
+
+  it('an ended campaign is ended, its unfinished grants expired whatever their column says, and it takes no cancel or grant', async () => {
+    const { body: made } = await create(campaign({ player_ids: ['e-1'] }));
+    await sql`update public.free_round_campaign set valid_from = now() - interval '2 days', valid_until = now() - interval '1 second'
+              where id = ${made.id}`;
+    await sql`update public.free_round_grant set expires_at = now() - interval '1 second' where campaign_id = ${made.id}`;
+    const read = await call('GET', `/free-rounds/campaigns/${made.id}`, 'getFreeRoundCampaign');
+    expect(read.body).toMatchObject({ status: 'ended', grants: { pending: 0, expired: 1 } });
+    const [grant] = (await call('GET', `/free-rounds/grants?campaign_id=${made.id}`, 'listFreeRoundGrants')).body.data;
+    expect(grant).toMatchObject({ status: 'expired', rounds_left: 0 });
+    const [stored] = await sql`select status from public.free_round_grant where id = ${grant.id}`;
+    expect(stored.status).toBe('pending');
+    expect((await call('POST', `/free-rounds/campaigns/${made.id}/cancel`, 'cancelFreeRoundCampaign')).body.code).toBe('campaign_ended');
+    expect((await call('POST', `/free-rounds/campaigns/${made.id}/players`, 'addFreeRoundPlayers', { player_ids: ['x'] })).body.code)
+      .toBe('campaign_ended');
+    expect((await call('POST', `/free-rounds/campaigns/${randomUUID()}/cancel`, 'cancelFreeRoundCampaign')).status).toBe(404);
+  });
+});
