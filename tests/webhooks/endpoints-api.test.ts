@@ -26,6 +26,20 @@ async function call(method: string, path: string, operation: OperationId, body?:
 }
 
 describe('webhook endpoints', () => {
+  it('answers a create with the Location of the endpoint it made, which reads it back', async () => {
+    const located = await newOperator(sql, 'hooks-located');
+    const response = await handle(new Request('http://api.test/v3/webhook-endpoints', {
+      method: 'POST', headers: { authorization: `Bearer ${located.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://hooks.operator.test/located' }),
+    }));
+    const created = await response.json();
+    expectResponseMatches('createWebhookEndpoint', response, created);
+    expect(response.headers.get('location')).toBe(`/functions/v1/v3/webhook-endpoints/${created.id}`);
+    const read = await call('GET', response.headers.get('location')!.replace('/functions/v1/v3', ''), 'getWebhookEndpoint', undefined,
+      located.key);
+    expect(read).toMatchObject({ status: 200, body: { id: created.id, url: 'https://hooks.operator.test/located' } });
+  });
+
   it('creates one with its secret shown once, then lists and reads it without', async () => {
     const created = await call('POST', '/webhook-endpoints', 'createWebhookEndpoint', {
       url: 'https://hooks.operator.test/cgs', event_types: ['round.closed', 'session.created'], description: 'Ledger',

@@ -3156,6 +3156,11 @@ export interface operations {
             201: {
                 headers: {
                     /**
+                     * @description The endpoint's path (`/functions/v1/v3/webhook-endpoints/{id}` through the Supabase gateway).
+                     * @example /functions/v1/v3/webhook-endpoints/7a1c2e3d-4b5f-4a6e-8c7d-9e0f1a2b3c4d
+                     */
+                    Location: string;
+                    /**
                      * @description Never cached.
                      * @example no-store
                      */

@@ -79,7 +79,8 @@ export async function createEndpoint(ctx: ApiContext, caller: Caller, request: R
   await checkCallableUrl(ctx, body.url);
   const [row] = await caller.answer(ctx.sql<{ authorized: boolean; endpoint: string; secret: string }[]>`
     select * from private.create_webhook_endpoint(${caller.keyHash}, ${body.url}, ${body.event_types ?? []}, ${body.description ?? null})`);
-  return jsonResponse(201, { ...JSON.parse(row.endpoint), secret: row.secret }, noStore);
+  const endpoint = JSON.parse(row.endpoint);
+  return jsonResponse(201, { ...endpoint, secret: row.secret }, { ...noStore, location: `/functions/v1/v3/webhook-endpoints/${endpoint.id}` });
 }
 
 /** GET /v3/webhook-endpoints: a client has a handful, read whole and paged by id. */
