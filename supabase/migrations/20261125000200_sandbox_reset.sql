@@ -102,6 +102,10 @@ begin
   get diagnostics restrictions = row_count;
   delete from public.webhook_endpoint e where e.client_id = caller.client_id and not e.livemode;
   get diagnostics endpoints = row_count;
+  -- Calls to the test wallet still due would find no wallet to go to once its settings are gone, and
+  -- the delivery runner serves every client: they end here, failed, with why.
+  update public.wallet_call c set status = 'failed', last_error = 'the sandbox was reset', completed_at = now()
+  where c.client_id = caller.client_id and not c.livemode and c.status = 'pending';
   delete from public.wallet_setting w where w.client_id = caller.client_id and not w.livemode;
   get diagnostics wallet_settings = row_count;
   update public.game_session s set status = 'closed'

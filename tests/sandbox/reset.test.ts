@@ -7,7 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler } from '../helpers/api.ts';
+import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
+import { createApp } from '../../supabase/functions/v3/app.ts';
+import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
+import { ISSUER, isolatedDatabase, issueKey, newOperator, type Operator, sessionRequest, sessionsHandler } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();
@@ -114,5 +117,31 @@ describe('a test player\'s restrictions', () => {
     }
     const session = await handle(sessionRequest({ player_id: player, game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' }, { key: testKey }));
     expect(session.status).toBe(201);
+  });
+});
+
+describe('a reset with calls to the test wallet still due', () => {
+  it('ends them, so the delivery runner, which serves every client, never meets a call with no wallet to send it to', async () => {
+    const { owner, endpoint } = await isolatedDatabase('reset_wallet_calls');
+    const app = createApp({ sql: endpoint, signer: await createSessionTokenSigner({ issuer: ISSUER }), config: { allowPrivateUrls: true } });
+    const client = await newOperator(owner, 'reset-calls');
+    const key = (await issueKey(owner, client.account, 'Sandbox', false)).key;
+    const provider = (await owner`select key from public.issue_provider_key('cgs-sandbox')`)[0].key;
+    // A test wallet nobody answers at: the debit fails, and its compensating rollback waits for the runner.
+    await owner`select * from private.change_wallet_settings(${client.account.id}, false, 'seamless', 'http://127.0.0.1:9/', false)`;
+    const session = await app(sessionRequest({ player_id: 't-1', game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' }, { key }));
+    const token = new URL((await session.json()).launch_url).searchParams.get('token')!;
+    const bet = await app(new Request('http://api.test/v3/provider/bets', {
+      method: 'POST', headers: { authorization: `Bearer ${provider}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ session_token: token, transaction_id: randomUUID(), round_id: randomUUID(), amount: '1' }),
+    }));
+    expect(bet.status).toBe(502);
+    const pending = () => owner`select action, status from public.wallet_call where client_id = ${client.account.id} and status = 'pending'`;
+    expect(await pending()).toEqual([{ action: 'rollback', status: 'pending' }]);
+
+    const done = await app(new Request('http://api.test/v3/sandbox/reset', { method: 'POST', headers: { authorization: `Bearer ${key}` } }));
+    expect(done.status).toBe(200);
+    expect(await pending()).toEqual([]);
+    await expect(runDeliveries(endpoint, { allowPrivateUrls: true })).resolves.toMatchObject({ claimed: 0 });
   });
 });
