@@ -3,8 +3,10 @@
 // secret during a rotation), and every answer sorted as the engine needs it: accepted with the
 // balance, refused with the operator's code, or failed (timeout, down, 5xx, garbage).
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callWallet, type WalletRequest } from '../../supabase/functions/_shared/wallet-call.ts';
+import { callWallet, sendWalletCall, type WalletRequest } from '../../supabase/functions/_shared/wallet-call.ts';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
 
@@ -59,5 +61,86 @@ describe('a seamless wallet call', () => {
     const first = await call(debit);
     expect(await call(debit)).toEqual(first);
     expect(await call(request('balance'))).toEqual({ kind: 'accepted', balance: (Number((first as { balance: string }).balance)).toFixed(4) });
+  });
+});
+
+describe("a seamless wallet's answer is taken only as the contract writes it", () => {
+  // An operator server answering whatever the test scripts, and recording each call's webhook-id.
+  let next: { status: number; body: string } = { status: 200, body: '{}' };
+  const ids: string[] = [];
+  const scripted = createServer((req, res) => req.resume().on('end', () => {
+    ids.push(req.headers['webhook-id'] as string);
+    res.writeHead(next.status, { 'content-type': 'application/json' }).end(next.body);
+  }));
+  let url: string;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => scripted.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(scripted.address() as AddressInfo).port}/wallet`;
+  });
+  afterAll(() => new Promise<void>((resolve) => {
+    scripted.closeAllConnections();
+    scripted.close(() => resolve());
+  }));
+  const answering = (status: number, body: unknown) => {
+    next = { status, body: typeof body === 'string' ? body : JSON.stringify(body) };
+    return call(request('debit', '1'), [current], 5_000, url);
+  };
+  const noBalance = { kind: 'failed', reason: 'the answer has no balance as a decimal string' };
+
+  it('a balance is a decimal string of at most 16 digits before the point and 4 after, a sign allowed', async () => {
+    for (const balance of ['0', '-5.25', '7', '0.0001', '1234567890123456', '1234567890123456.1234', '-1234567890123456.9999']) {
+      expect(await answering(200, { balance }), balance).toEqual({ kind: 'accepted', balance });
+    }
+    for (const balance of ['12345678901234567', '1.12345', '01', '-01.5', '1.', '.5', ' 1', '1 ', '1e3', '+1', '1,5', '', 'x1', '1x']) {
+      expect(await answering(200, { balance }), balance).toEqual(noBalance);
+    }
+    for (const body of [{ balance: 12.5 }, {}, [{ balance: '1' }], null, '"1"', 'not json', '']) {
+      expect(await answering(200, body), JSON.stringify(body)).toEqual(noBalance);
+    }
+  });
+
+  it('any 2xx is an answer; a 3xx (redirects are not followed) or a 5xx is a failure, whatever its body', async () => {
+    for (const status of [200, 201, 299]) expect(await answering(status, { balance: '3' }), String(status)).toEqual({ kind: 'accepted', balance: '3' });
+    for (const status of [300, 302, 399, 500, 503, 599]) {
+      expect(await answering(status, { balance: '3', code: 'insufficient_funds' }), String(status)).toEqual({ kind: 'failed', reason: `HTTP ${status}` });
+    }
+  });
+
+  it("a 4xx is a refusal only with the operator's code, snake_case up to 64 characters; its balance only if well-formed", async () => {
+    for (const status of [400, 422, 499]) {
+      expect(await answering(status, { code: 'insufficient_funds', balance: '2.5' }), String(status))
+        .toEqual({ kind: 'refused', code: 'insufficient_funds', balance: '2.5' });
+    }
+    const longest = `a${'_'.repeat(62)}9`;
+    for (const code of ['a', longest, 'limit_2']) expect(await answering(422, { code }), code).toEqual({ kind: 'refused', code, balance: null });
+    expect(await answering(422, { code: 'player_blocked', balance: '1.123456' })).toEqual({ kind: 'refused', code: 'player_blocked', balance: null });
+    for (const code of [`${longest}x`, 'Insufficient', '_funds', '9lives', 'no-funds', 'no funds', '', 'x\n']) {
+      expect(await answering(422, { code }), code).toEqual({ kind: 'failed', reason: 'HTTP 422' });
+    }
+    for (const body of [{ code: 42 }, {}, 'not json', [{ code: 'insufficient_funds' }]]) {
+      expect(await answering(422, body), JSON.stringify(body)).toEqual({ kind: 'failed', reason: 'HTTP 422' });
+    }
+  });
+
+  it('a wallet url the platform may not call is a failure that says why, and nothing is sent', async () => {
+    const sent = ids.length;
+    expect(await callWallet(request('debit', '1'), { url, secrets: [current], messageId: randomUUID(), timeoutMs: 1000, allowPrivateUrls: false }))
+      .toEqual({ kind: 'failed', reason: 'the wallet url may not be called (not_https)' });
+    expect(ids.length).toBe(sent);
+  });
+
+  it('a queued call is sent under its call id, the same on every attempt; a balance request, which has none, under a fresh one', async () => {
+    next = { status: 200, body: '{"balance":"1"}' };
+    const callId = randomUUID();
+    const queued = { call_id: callId, attempt: 1, url, secrets: [current], request: request('credit', '1') };
+    const settings = { timeoutMs: 5_000, allowPrivateUrls: true };
+    expect(await sendWalletCall(queued, settings)).toEqual({ kind: 'accepted', balance: '1' });
+    expect(await sendWalletCall({ ...queued, attempt: 2 }, settings)).toEqual({ kind: 'accepted', balance: '1' });
+    await sendWalletCall({ ...queued, call_id: null, request: request('balance') }, settings);
+    await sendWalletCall({ ...queued, call_id: null, request: request('balance') }, settings);
+    const [first, second, balanceA, balanceB] = ids.slice(-4);
+    expect([first, second]).toEqual([callId, callId]);
+    expect(balanceA).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(balanceB).not.toBe(balanceA);
   });
 });

@@ -8,8 +8,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sql } from 'postgres';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { drainDeliveries, runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
 import { createApp } from '../../supabase/functions/v3/app.ts';
 import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
@@ -315,5 +315,74 @@ describe('the secrets a delivery is signed with', () => {
       where delivery_id in (${during.delivery}, ${after.delivery})`;
     expect(Object.fromEntries(claimed.map((c) => [c.delivery_id, c.secrets])))
       .toEqual({ [during.delivery]: [secret, previous], [after.delivery]: [secret] });
+  });
+});
+
+describe('draining deliveries (drainDeliveries, what a scheduled runner calls)', () => {
+  // A drain takes whatever is due in this database: nothing the tests before left pending is.
+  const settle = () => owner`update public.webhook_delivery set status = 'failed' where status = 'pending'`;
+  beforeEach(() => settle());
+  /** A stop that lets `rounds` rounds run, counting how often it was asked. */
+  const stops = { asked: 0 };
+  const after = (rounds: number) => () => ++stops.asked > rounds;
+
+  it('sends what is due in rounds of its batch until a round finds less than a batch, adding up what each round counted', async () => {
+    answer = { status: 204 };
+    const due = [await pendingEvent(), await pendingEvent()];
+    stops.asked = 0;
+    expect(await drainDeliveries(runner, 600_000, { ...local, batch: 1, stop: after(10) })).toEqual({ claimed: 2, delivered: 2 });
+    // Two full rounds, then one that found nothing.
+    expect(stops.asked).toBe(3);
+    for (const { delivery } of due) expect(await deliveryOf(delivery)).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
+  it('claims no more than its batch in a round, and nothing once told to stop', async () => {
+    answer = { status: 204 };
+    const due = [await pendingEvent(), await pendingEvent()];
+    stops.asked = 0;
+    expect(await drainDeliveries(runner, 600_000, { ...local, batch: 1, stop: after(1) })).toEqual({ claimed: 1, delivered: 1 });
+    expect((await Promise.all(due.map(({ delivery }) => deliveryOf(delivery)))).map((d) => d.status).sort()).toEqual(['delivered', 'pending']);
+    expect(await drainDeliveries(runner, 600_000, { ...local, stop: () => true })).toEqual({ claimed: 0 });
+    expect((await Promise.all(due.map(({ delivery }) => deliveryOf(delivery)))).map((d) => d.attempts).sort()).toEqual([0, 1]);
+  });
+
+  it('with idleMs, keeps polling while idle, idleMs apart, until told to stop; a budget spent ends it after one round', async () => {
+    // The waits between rounds, as asked for (each ends at once here): those the runner makes only.
+    const real = globalThis.setTimeout;
+    const waits: number[] = [];
+    const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number, ...rest: unknown[]) => {
+      // The caller: the first frame outside this file and the spy's own.
+      const caller = new Error().stack!.split('\n').slice(1).find((frame) => !/node_modules|delivery\.test\.ts/.test(frame));
+      if (!caller?.includes('deliveries.ts')) return real(callback, ms, ...rest);
+      waits.push(ms!);
+      return real(callback, 0);
+    }) as typeof setTimeout);
+    try {
+      answer = { status: 204 };
+      const due = await pendingEvent();
+      stops.asked = 0;
+      expect(await drainDeliveries(runner, 3_600_000, { ...local, batch: 1, idleMs: 250, stop: after(3) })).toEqual({ claimed: 1, delivered: 1 });
+      expect(stops.asked).toBe(4);
+      // No wait after the round that found a full batch; idleMs after each idle one.
+      expect(waits).toEqual([250, 250]);
+      expect(await deliveryOf(due.delivery)).toMatchObject({ status: 'delivered' });
+
+      // An idle wait ends with the budget: never longer than what is left of it, never negative.
+      waits.length = 0;
+      stops.asked = 0;
+      expect(await drainDeliveries(runner, 3_600_000, { ...local, idleMs: 7_200_000, stop: after(2) })).toEqual({ claimed: 0 });
+      expect(waits).toHaveLength(2);
+      for (const ms of waits) {
+        expect(ms).toBeLessThanOrEqual(3_600_000);
+        expect(ms).toBeGreaterThan(3_500_000);
+      }
+
+      waits.length = 0;
+      stops.asked = 0;
+      expect(await drainDeliveries(runner, 0, { ...local, idleMs: 0, stop: after(5) })).toEqual({ claimed: 0 });
+      expect([stops.asked, waits]).toEqual([1, []]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
