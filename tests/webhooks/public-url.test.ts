@@ -30,7 +30,7 @@ const SPECIAL_V4 = [
 const SPECIAL_V6 = [
   '::', '::1', // unspecified, loopback
   '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', // IPv4-mapped, judged by the IPv4 address
-  '::127.0.0.1', '::7f00:1', '::8.8.8.8', // IPv4-compatible ::/96, deprecated
+  '::127.0.0.1', '::7f00:1', '::8.8.8.8', '::93.184.216.34', // IPv4-compatible ::/96, deprecated, however many digits each part
   '::ffff:0:7f00:1', // IPv4-translated
   '64:ff9b::a00:1', '64:ff9b::7f00:1', '64:ff9b::808:808', '64:ff9b:1::a00:1', // NAT64, whichever IPv4 address inside
   '100::1', '100:0:0:1::1', // discard-only, dummy prefix
@@ -46,7 +46,9 @@ const SPECIAL_V6 = [
   'ff02::1', 'ff05::1:3', 'ff0e::1', // multicast
 ];
 const PUBLIC = ['8.8.8.8', '1.1.1.1', '93.184.216.34', '11.0.0.1', '172.32.0.1', '100.128.0.1', '198.20.0.1', '192.0.3.1',
-  '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8'];
+  '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8',
+  '2606:4700::8.8.8.8', // a public IPv6 address written with a dotted tail is not IPv4-compatible
+];
 
 // The forms a URL can carry a private address in; WHATWG URL rewrites each before it is judged.
 const ATTACKER_URLS = [
