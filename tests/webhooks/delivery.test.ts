@@ -259,24 +259,29 @@ describe('what an attempt is', () => {
 
   it('ends a claim\'s lease after its lease_seconds by the database clock, and not before', async () => {
     const { delivery } = await eventTo(`${rawUrl}/leased`);
-    // One transaction: its now() is the clock the claim went by.
-    const claim = async (leaseSeconds: number) => (await runner<{ at: Date; claimed: { delivery_id: string; attempt: number }[] }[]>`
-      select now() as at, coalesce(json_agg(c), '[]') as claimed from private.claim_deliveries(50, ${leaseSeconds}) c`)[0];
+    // One transaction: its now() is the clock the claim went by, in microseconds as Postgres keeps it
+    // (a Date's milliseconds would make a poll within the lease's last millisecond look past it).
+    const claim = async (leaseSeconds: number) => {
+      const [row] = await runner<{ at: string; claimed: { delivery_id: string; attempt: number }[] }[]>`
+        select (extract(epoch from now()) * 1000000)::bigint::text as at, coalesce(json_agg(c), '[]') as claimed
+        from private.claim_deliveries(50, ${leaseSeconds}) c`;
+      return { at: BigInt(row.at), claimed: row.claimed };
+    };
     const mine = (polled: { claimed: { delivery_id: string; attempt: number }[] }) => polled.claimed.find((c) => c.delivery_id === delivery);
     const first = await claim(1);
     expect(mine(first)).toMatchObject({ attempt: 1 });
-    const leaseEnds = first.at.getTime() + 1000;
+    const leaseEnds = first.at + 1_000_000n;
     const deadline = Date.now() + 30_000;
     let polled = await claim(60);
     while (!mine(polled)) {
       // Still leased: every poll that found it taken came before the lease's end.
-      expect(polled.at.getTime()).toBeLessThan(leaseEnds);
+      expect(polled.at < leaseEnds).toBe(true);
       expect(Date.now(), 'the claim never came back').toBeLessThan(deadline);
       await new Promise((resolve) => setTimeout(resolve, 20));
       polled = await claim(60);
     }
     expect(mine(polled)).toMatchObject({ attempt: 2 });
-    expect(polled.at.getTime()).toBeGreaterThanOrEqual(leaseEnds);
+    expect(polled.at >= leaseEnds).toBe(true);
     await owner`update public.webhook_delivery set status = 'failed' where id = ${delivery}`;
   });
 
