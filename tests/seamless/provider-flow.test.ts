@@ -11,12 +11,13 @@ import { type QueuedWalletCall, sendWalletCall } from '../../supabase/functions/
 import { createApp } from '../../supabase/functions/v3/app.ts';
 import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
-import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
+import { expectResponseMatches } from '../openapi/contract.ts';
 import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
 import { as, cast, outcome } from '../helpers/db.ts';
 import { databaseProxy } from '../helpers/db-proxy.ts';
 import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
 import { isolatedDatabase, newOperator, type Operator, sessionRequest, validBody } from '../helpers/api.ts';
+import { launchToken, providerCalls } from '../helpers/provider-api.ts';
 
 const TIMEOUT_MS = 300;
 const local = { allowPrivateUrls: true, walletTimeoutMs: TIMEOUT_MS };
@@ -44,24 +45,14 @@ beforeAll(async () => {
 afterAll(() => wallet?.close());
 
 const id = (prefix: string) => `${prefix}-${randomUUID()}`;
-const operations: Record<string, OperationId> = { bets: 'providerBet', wins: 'providerWin', rollbacks: 'providerRollback' };
 
 /** A new session's launch token (POST /v3/sessions), for a player of its own. */
 async function launch(player = id('player')): Promise<{ token: string; player: string }> {
-  const response = await handle(sessionRequest({ ...validBody, player_id: player }, { key: operator.key }));
-  expect(response.status).toBe(201);
-  return { token: new URL((await response.json()).launch_url).searchParams.get('token')!, player };
+  return { token: await launchToken(handle, operator, { player_id: player }), player };
 }
 
-async function post(path: 'bets' | 'wins' | 'rollbacks', body: object) {
-  const response = await handle(new Request(`http://api.test/v3/provider/${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` },
-    body: JSON.stringify(body),
-  }));
-  const text = await response.text();
-  expectResponseMatches(operations[path], response, JSON.parse(text));
-  return { status: response.status, text, body: JSON.parse(text), replayed: response.headers.get('idempotent-replayed') };
-}
+/** A provider call with the provider's key, through the handler in use. */
+const post = (path: 'bets' | 'wins' | 'rollbacks', body: object) => providerCalls(handle, providerKey)(path, body);
 
 async function balance(token: string) {
   const response = await handle(new Request(`http://api.test/v3/provider/balance?session_token=${token}`, {
