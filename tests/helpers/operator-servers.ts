@@ -34,7 +34,7 @@ export async function namedHttpsServer(name: string): Promise<NamedServer> {
   let connections = 0;
   const server = createHttpsServer({ cert: tls.cert, key: tls.key }, (req, res) => req.resume().on('end', () => {
     res.writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ host: req.headers.host, sni: (req.socket as TLSSocket).servername }));
+      .end(JSON.stringify({ host: req.headers.host, sni: (req.socket as TLSSocket).servername, user_agent: req.headers['user-agent'] }));
   })).on('connection', () => connections++);
   return { port: await listening(server), cert: tls.cert, connections: () => connections, close: closing(server) };
 }

@@ -26,7 +26,7 @@ describe('a send connects where its check looked', () => {
     const resolve = answering(['127.0.0.1']);
     const answer = await postSigned(postTo(NAME, true, resolve));
     expect(answer).toMatchObject({ status: 200 });
-    expect(JSON.parse((answer as { text: string }).text)).toEqual({ host: `${NAME}:${server.port}`, sni: NAME });
+    expect(JSON.parse((answer as { text: string }).text)).toMatchObject({ host: `${NAME}:${server.port}`, sni: NAME });
     expect(resolve.asked).toEqual([NAME]);
     // The certificate is checked against the name, not against the address connected to.
     expect(await postSigned(postTo('other.operator.test', true))).toEqual({ failure: 'unreachable' });

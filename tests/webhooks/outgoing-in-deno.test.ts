@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { deno, denoEnv, runAsFunction } from '../../scripts/lib/deno-function.ts';
+import { USER_AGENT } from '../../supabase/functions/_shared/user-agent.ts';
 import type { DenoAnswer, DenoPost } from '../helpers/post-signed-in-deno.ts';
 import { type FloodServer, floodServer, type NamedServer, namedHttpsServer, signedPost } from '../helpers/operator-servers.ts';
 
@@ -34,7 +35,8 @@ it('pins the connection to the address checked and reads at most 64 KiB, under D
   const [pinned, wrongName, rebound, wallet, hook] = JSON.parse(stdout) as DenoAnswer[];
   expect(pinned.asked).toEqual([NAME]);
   expect(pinned.answer).toMatchObject({ status: 200 });
-  expect(JSON.parse((pinned.answer as { text: string }).text)).toEqual({ host: `${NAME}:${named.port}`, sni: NAME });
+  // The receiver is told the platform and its version, as under Node (signed-post.test.ts).
+  expect(JSON.parse((pinned.answer as { text: string }).text)).toEqual({ host: `${NAME}:${named.port}`, sni: NAME, user_agent: USER_AGENT });
   expect(wrongName.answer).toEqual({ failure: 'unreachable' });
   expect(rebound).toEqual({ answer: { failure: 'unreachable' }, asked: [NAME] });
   // The pinned post and the one refused for its certificate: the rebound one never arrived.

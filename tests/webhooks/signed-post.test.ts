@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pinnedPost } from '../../supabase/functions/_shared/pinned-post.ts';
 import { callableTarget } from '../../supabase/functions/_shared/public-url.ts';
 import { postSigned, signedHeaders } from '../../supabase/functions/_shared/standard-webhooks.ts';
+import { SERVICE_VERSION, USER_AGENT } from '../../supabase/functions/_shared/user-agent.ts';
+import packageJson from '../../package.json' with { type: 'json' };
 import { answering } from '../helpers/answering-resolver.ts';
 
 interface Received { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer }
@@ -60,6 +62,9 @@ describe('a signed POST', () => {
     expect(got.body.toString('utf8')).toBe(body);
     expect(got.headers).toMatchObject({ 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'webhook-id': messageId });
     expect(got.headers['transfer-encoding']).toBeUndefined();
+    // The platform and its version, not the runtime's default ("node").
+    expect(got.headers['user-agent']).toBe(`CasinoGamingIntegrationService/${packageJson.version} (+https://docs.cgs.example/webhooks)`);
+    expect(USER_AGENT).toContain(SERVICE_VERSION);
     expect(new Webhook(key).verify(got.body.toString('utf8'), got.headers as Record<string, string>)).toEqual(JSON.parse(body));
   });
 

@@ -7,6 +7,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { CallableTarget } from './public-url.ts';
+import { USER_AGENT } from './user-agent.ts';
 
 /** The most read of an answer's body: a wallet's JSON answer is a few hundred bytes. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
@@ -43,7 +44,7 @@ export function pinnedPost(target: CallableTarget, post: PinnedPost): Promise<Pi
       resolve(answer);
     };
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
-      method: 'POST', headers: { ...post.headers, 'content-length': String(body.byteLength) }, lookup, ca: post.ca,
+      method: 'POST', headers: { 'user-agent': USER_AGENT, ...post.headers, 'content-length': String(body.byteLength) }, lookup, ca: post.ca,
       // A connection of its own: a pooled one would outlive the check it was made under.
       agent: false,
     }, (response) => {
