@@ -22,8 +22,9 @@ type Page[T any] struct {
 type ListParams struct {
 	// Limit is the page size, within the API's bounds; zero leaves the API's default.
 	Limit int `query:"limit"`
-	// Cursor starts the list at the page after the one whose NextCursor it is; empty for the start.
-	Cursor string `query:"cursor"`
+	// Cursor starts the list at the page after the one whose NextCursor it is; nil for the start.
+	// It has NextCursor's type, so a page's cursor goes back as it is: params.Cursor = page.NextCursor.
+	Cursor *string `query:"cursor"`
 }
 
 // Iter walks a list item by item, fetching each page when the previous one is used up:

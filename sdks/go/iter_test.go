@@ -79,7 +79,8 @@ func TestIterFollowsCursors(t *testing.T) {
 func TestIterStartsAtTheGivenCursor(t *testing.T) {
 	server := httptest.NewServer(&currencyPages{count: 5})
 	defer server.Close()
-	all, err := cgs.NewClient("k", cgs.WithBaseURL(server.URL)).Currencies.List(&cgs.ListParams{Limit: 2, Cursor: "3"}).All(context.Background())
+	cursor := "3"
+	all, err := cgs.NewClient("k", cgs.WithBaseURL(server.URL)).Currencies.List(&cgs.ListParams{Limit: 2, Cursor: &cursor}).All(context.Background())
 	if err != nil || len(all) != 2 || all[0].Code != "C03" {
 		t.Errorf("%v, %v", all, err)
 	}
@@ -133,5 +134,37 @@ func TestQueryEncoding(t *testing.T) {
 	}
 	if len(cgs.EncodeQuery((*cgs.GameListParams)(nil))) != 0 || len(cgs.EncodeQuery(&cgs.GameListParams{})) != 0 {
 		t.Error("unset parameters are not sent")
+	}
+}
+
+// A page's NextCursor goes back as ListParams.Cursor as it is: the two fields have one type, which
+// this assignment holds at compile time; the last page's null is a nil cursor.
+var _ = cgs.ListParams{Cursor: cgs.Page[cgs.Game]{}.NextCursor}
+
+func TestListPageByHandPassesNextCursorBack(t *testing.T) {
+	server := httptest.NewServer(&currencyPages{count: 5})
+	defer server.Close()
+	client := cgs.NewClient("k", cgs.WithBaseURL(server.URL))
+	params := &cgs.ListParams{Limit: 2}
+	var codes []string
+	for pages := 0; pages < 10; pages++ {
+		page, err := client.Currencies.ListPage(context.Background(), params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range page.Data {
+			codes = append(codes, c.Code)
+		}
+		if !page.HasMore {
+			break
+		}
+		params.Cursor = page.NextCursor
+	}
+	if fmt.Sprint(codes) != "[C00 C01 C02 C03 C04]" {
+		t.Errorf("pages gave %v", codes)
+	}
+	var last cgs.Page[cgs.Currency]
+	if err := json.Unmarshal([]byte(`{"data":[],"next_cursor":null,"has_more":false}`), &last); err != nil || last.NextCursor != nil {
+		t.Errorf("null next_cursor: %v, %v", last.NextCursor, err)
 	}
 }

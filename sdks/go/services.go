@@ -46,10 +46,10 @@ func listPage[T any](b *backend, ctx context.Context, path string, params interf
 }
 
 func cursorOf(p *ListParams) string {
-	if p == nil {
+	if p == nil || p.Cursor == nil {
 		return ""
 	}
-	return p.Cursor
+	return *p.Cursor
 }
 
 func segment(s string) string { return url.PathEscape(s) }
