@@ -4,7 +4,7 @@
 // without a package index, and used there against the API. Debian's python3 is preferred (CI has
 // only it); nothing is written into the repository (no bytecode, no pytest cache, builds in temp).
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -113,6 +113,23 @@ await describeWithTool(python?.path ?? 'python3', INSTALL, 'the Python SDK', () 
     expect(result.stdout).toMatch(/\d+ passed/);
     expect(result.stdout, result.output).not.toMatch(/skipped/);
   }, 200_000);
+
+  it.skipIf(!python)('says what to install when the build backend lacks wheel, before building anything', async () => {
+    // A `wheel` that cannot be imported, whether or not this python3 has the real one.
+    const hidden = join(scratch, 'no-wheel');
+    await mkdir(join(hidden, 'wheel'), { recursive: true });
+    await writeFile(join(hidden, 'wheel', '__init__.py'), 'raise ImportError("hidden by the test")\n');
+    const outdir = join(scratch, 'no-wheel-dist');
+    const result = await capture(python!.path, ['scripts/build_dist.py', '--outdir', outdir], {
+      cwd: sdk, env: { ...process.env, ...quiet, PYTHONPATH: hidden }, timeout: 60_000,
+    });
+    expect(result.code, result.output).not.toBe(0);
+    expect(result.output).toContain('wheel cannot be imported');
+    expect(result.output).toContain('apt-get install python3-wheel');
+    expect(result.output).toContain('-m pip install wheel');
+    expect(result.output).not.toContain('invalid command');
+    expect(await readdir(outdir)).toEqual([]);
+  });
 
   it.skipIf(!builder)('builds offline into a wheel that installs into a fresh venv and creates a session', async () => {
     const build = await packaged!;

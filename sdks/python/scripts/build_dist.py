@@ -9,12 +9,14 @@ must be importable already (setuptools and wheel: python3-setuptools, python3-wh
 downloaded. Each hook runs in a copy of the project in a temporary folder, because setuptools
 writes build/ and *.egg-info next to the sources; the wheel is built from the unpacked sdist, as an
 installer given the sdist would build it, which also proves the sdist is complete. Prints the two
-file names.
+file names. A missing backend requirement stops it at once, naming what to install, instead of
+setuptools' ``invalid command 'bdist_wheel'`` half-way through.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import re
 import shutil
@@ -44,6 +46,47 @@ def backend_name(pyproject: Path) -> str:
     return match.group(1)
 
 
+# What to install for each build requirement, by its import name: Debian's package, then pip's.
+INSTALL = {
+    "setuptools": ("python3-setuptools", "setuptools"),
+    "wheel": ("python3-wheel", "wheel"),
+}
+
+
+def requirements(pyproject: Path) -> list[str]:
+    """The import names of pyproject.toml's [build-system] requires, versions left out."""
+    try:
+        import tomllib
+    except ImportError:  # Python before 3.11: the list is one line of quoted names.
+        line = re.search(r"^requires\s*=\s*\[(.*)\]", pyproject.read_text(encoding="utf-8"), re.MULTILINE)
+        requires = re.findall(r'"([^"]+)"', line.group(1)) if line else []
+    else:
+        with pyproject.open("rb") as file:
+            requires = tomllib.load(file).get("build-system", {}).get("requires", [])
+    return [re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].strip() for requirement in requires]
+
+
+def missing_requirements(names: list[str]) -> list[str]:
+    """Those of ``names`` this interpreter cannot import (the hooks run in this interpreter)."""
+    missing = []
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    return missing
+
+
+def install_hint(missing: list[str]) -> str:
+    debian = " ".join(INSTALL.get(name, (f"python3-{name}", name))[0] for name in missing)
+    pip = " ".join(INSTALL.get(name, (name, name))[1] for name in missing)
+    return (
+        f"build_dist.py needs the build backend's requirements, and {', '.join(missing)} cannot be imported by "
+        f"{sys.executable}. Install {'it' if len(missing) == 1 else 'them'}: `sudo apt-get install {debian}` "
+        f"(Debian, Ubuntu) or `{sys.executable} -m pip install {pip}`, then run it again."
+    )
+
+
 def call_hook(source: Path, backend: str, hook: str, outdir: Path) -> str:
     """Runs one backend hook in a fresh interpreter (as PEP 517 front ends do) in ``source``."""
     done = subprocess.run(
@@ -55,6 +98,8 @@ def call_hook(source: Path, backend: str, hook: str, outdir: Path) -> str:
     )
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
+        if "invalid command 'bdist_wheel'" in done.stderr:
+            raise SystemExit(f"{hook} failed: " + install_hint(["wheel"]))
         raise SystemExit(f"{hook} failed")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -76,6 +121,9 @@ def main() -> int:
     outdir = args.outdir.resolve()
     outdir.mkdir(parents=True, exist_ok=True)
     backend = backend_name(PROJECT / "pyproject.toml")
+    missing = missing_requirements(requirements(PROJECT / "pyproject.toml"))
+    if missing:
+        raise SystemExit(install_hint(missing))
     with tempfile.TemporaryDirectory(prefix="casino-gaming-build-") as scratch:
         tree = Path(scratch) / "tree"
         tree.mkdir()
