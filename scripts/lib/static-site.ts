@@ -35,11 +35,27 @@ async function resolve(mounts: [string, string][], pathname: string): Promise<st
     if (!pathname.startsWith(prefix)) continue;
     const relative = normalize(decodeURIComponent(pathname.slice(prefix.length)));
     if (relative.startsWith('..') || relative.includes(`${sep}..`)) return null;
-    let file = join(folder, relative);
+    const file = join(folder, relative);
     const found = await stat(file).catch(() => null);
-    if (found?.isDirectory()) file = join(file, 'index.html');
-    else if (!found && !extname(file)) file = `${file}.html`; // clean URLs, as static hosts serve them
-    return (await stat(file).catch(() => null))?.isFile() ? file : null;
+    // Clean URLs, as static hosts serve them: /x is x/index.html, else x.html; a folder beside a
+    // page of its name (api-reference/ holding the page's script) does not hide the page.
+    const candidates = found?.isDirectory() ? [join(file, 'index.html'), `${file}.html`]
+      : found || extname(file) ? [file]
+      : [`${file}.html`];
+    for (const candidate of candidates) {
+      if ((await stat(candidate).catch(() => null))?.isFile()) return candidate;
+    }
+    return null;
+  }
+  return null;
+}
+
+/** The not-found page for a path: the 404.html of the innermost mount over it that has one. */
+async function notFoundPage(mounts: [string, string][], pathname: string): Promise<string | null> {
+  for (const [prefix, folder] of mounts) {
+    if (!pathname.startsWith(prefix)) continue;
+    const file = join(folder, '404.html');
+    if ((await stat(file).catch(() => null))?.isFile()) return file;
   }
   return null;
 }
@@ -51,7 +67,17 @@ export async function serveStatic(mounts: Record<string, string>, port = 0): Pro
     const pathname = new URL(req.url ?? '/', 'http://site').pathname;
     const file = req.method === 'GET' || req.method === 'HEAD' ? await resolve(ordered, pathname).catch(() => null) : null;
     if (!file) {
-      res.writeHead(req.method === 'GET' || req.method === 'HEAD' ? 404 : 405, { 'content-type': 'text/plain' }).end('not found');
+      const readable = req.method === 'GET' || req.method === 'HEAD';
+      // The site's own 404 page (the portal's, with its navigation), as a static host serves it.
+      const page = readable ? await notFoundPage(ordered, pathname).catch(() => null) : null;
+      if (page) {
+        res.writeHead(404, { 'content-type': TYPES['.html'], 'cache-control': 'no-cache' });
+        if (req.method === 'HEAD') res.end();
+        else createReadStream(page).pipe(res);
+        return;
+      }
+      res.writeHead(readable ? 404 : 405, { 'content-type': 'text/plain', ...(readable ? {} : { allow: 'GET, HEAD' }) })
+        .end(readable ? 'not found' : 'method not allowed');
       return;
     }
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });

@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../scripts/lib/database.ts';
 import { portalConfig } from '../../scripts/lib/portal-config.ts';
+import { serveStatic } from '../../scripts/lib/static-site.ts';
 import { problems } from '../../supabase/functions/v3/problem.ts';
 import { which } from '../helpers/tools.ts';
 import { builtPortal, unzip, type BuiltPortal } from './built-portal.ts';
@@ -211,5 +212,22 @@ describe('the API reference', () => {
     const shipped = await readFile(join(paths.root, 'node_modules/@scalar/api-reference/dist/browser/standalone.js'));
     expect(bundle.equals(shipped)).toBe(true);
     expect(existsSync(join(portal.dir, 'downloads/openapi.json'))).toBe(true);
+  });
+
+  it('is served at /api-reference as npm start serves the portal, and an unknown path gets the portal\'s 404 page', async () => {
+    const site = await serveStatic({ '/': portal.dir });
+    try {
+      for (const path of ['/api-reference', '/api-reference.html']) {
+        const response = await fetch(`${site.url}${path}`);
+        expect(response.status, path).toBe(200);
+        expect(await response.text(), path).toContain('<script src="./api-reference/scalar.standalone.js"></script>');
+      }
+      const missing = await fetch(`${site.url}/no-such-page`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await missing.text()).toBe(await page('404.html'));
+    } finally {
+      await site.close();
+    }
   });
 });
