@@ -40,6 +40,28 @@ async function openGame(launchUrl: string, fakeClock = false): Promise<Page> {
 await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-get install chromium', 'the demo game in a browser', (chromiumPath) => {
   stack = browserStack('demo_game', chromiumPath);
 
+  it('shows the whole "TEST MODE" ribbon at desktop and phone widths, 1200 px among them', async () => {
+    const page = await stack.browser.newPage({ viewport: { width: 1200, height: 800 } });
+    await page.goto(`${stack.site.url}/demo/`);
+    for (const width of [1200, 1280, 1920, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      // The text's own box (not the band's, whose ends run off the corner on purpose).
+      const text = await page.locator('.ribbon').evaluate((ribbon) => {
+        const range = document.createRange();
+        range.selectNodeContents(ribbon);
+        const { left, right, top, bottom } = range.getBoundingClientRect();
+        return { text: ribbon.textContent, left, right, top, bottom, width: innerWidth, height: innerHeight };
+      });
+      expect(text.text).toBe('TEST MODE');
+      expect(text.top, `${width} px`).toBeGreaterThanOrEqual(4);
+      expect(text.left, `${width} px`).toBeGreaterThanOrEqual(4);
+      expect(text.right, `${width} px`).toBeLessThanOrEqual(text.width - 4);
+      expect(text.bottom, `${width} px`).toBeLessThanOrEqual(text.height - 4);
+      if (width === 1200) await page.screenshot({ path: join(screenshots, 'demo-game-1200.png') });
+    }
+    await page.close();
+  });
+
   it('spins until a win and a loss; the rounds, the balance and the webhooks say the same', async () => {
     const operator = await newOperator(stack.owner, 'demo-game');
     const testKey = (await issueKey(stack.owner, operator.account, 'Sandbox', false)).key;
