@@ -25,8 +25,8 @@ const COMPLIANCE = '20261121000900_compliance.sql';
 const RESPONSIBLE = '20261121001000_responsible_gaming.sql';
 // Replaces private.move_money (the sandbox migration) and the ledger's event trigger.
 const LEAN = '20261125000100_lean_bet_path.sql';
-// Replaces the round engine's private.round_rollback: its mutations live here.
-const ROLLBACK = '20261125000400_seamless_tombstones.sql';
+// Replaces round_bet, round_win, round_rollback and move_money: their mutations live here.
+const ENGINE = '20261126000100_lean_engine.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -41,79 +41,79 @@ const heldWinTests = ['tests/rounds/held-wins.test.ts'];
 export const sqlMutations: SqlMutation[] = [
   // The round engine.
   {
-    id: 'rounds-1', file: ROUNDS, tests: roundTests,
-    find: 'if coalesce(available, 0) < amount then', replace: 'if coalesce(available, 0) <= amount then',
+    id: 'rounds-1', file: ENGINE, tests: roundTests,
+    find: 'if coalesce(c.available, 0) < amount then', replace: 'if coalesce(c.available, 0) <= amount then',
     description: 'a bet of the whole balance is refused as insufficient funds',
   },
   {
-    id: 'rounds-2', file: ROUNDS, tests: roundTests,
-    find: 'if coalesce(available, 0) < amount then', replace: 'if false then',
+    id: 'rounds-2', file: ENGINE, tests: roundTests,
+    find: 'if coalesce(c.available, 0) < amount then', replace: 'if false then',
     description: 'a bet above the balance is not refused as insufficient_funds',
   },
   {
-    id: 'rounds-3', file: ROUNDS, tests: roundTests,
+    id: 'rounds-3', file: ENGINE, tests: roundTests,
     find: 'if coalesce(round.total_bet, 0) + amount >= 1e16 then', replace: 'if coalesce(round.total_bet, 0) + amount > 1e16 then',
     description: "a round's bets may total exactly 1e16 (16 digits before the point)",
   },
   {
-    id: 'rounds-4', file: ROUNDS, tests: roundTests,
+    id: 'rounds-4', file: ENGINE, tests: roundTests,
     find: "if round.status in ('closed', 'cancelled') then", replace: "if round.status = 'cancelled' then",
     description: 'a closed round takes another bet',
   },
   {
-    id: 'rounds-5', file: ROUNDS, tests: roundTests,
+    id: 'rounds-5', file: ENGINE, tests: roundTests,
     find: "if s.status = 'created' and s.expires_at <= now() then", replace: "if s.status = 'created' and s.expires_at > now() then",
     description: 'the launch window is inverted: a fresh session is refused, an expired one bets',
   },
   {
-    id: 'rounds-6', file: ROUNDS, tests: roundTests,
+    id: 'rounds-6', file: ENGINE, tests: roundTests,
     find: "status = case when round_closed then 'closed' else r.status end", occurrence: 1, replace: 'status = r.status',
     description: 'a bet with round_closed leaves its round open',
   },
   {
-    id: 'rounds-7', file: ROUNDS, tests: roundTests,
+    id: 'rounds-7', file: ENGINE, tests: roundTests,
     find: "status = case when round_closed then 'closed' else r.status end", occurrence: 2, replace: 'status = r.status',
     description: 'a win with round_closed leaves its round open',
   },
   {
-    id: 'rounds-8', file: ROUNDS, tests: roundTests,
+    id: 'rounds-8', file: ENGINE, tests: roundTests,
     find: "    if bet.rolled_back then\n      return query select 'transaction_rolled_back'", replace: "    if false then\n      return query select 'transaction_rolled_back'",
     description: 'a win pays on a bet that was rolled back',
   },
   {
-    id: 'rounds-9', file: ROUNDS, tests: roundTests,
+    id: 'rounds-9', file: ENGINE, tests: roundTests,
     find: '\n    and (bet.id is null or t.id = bet.id);', replace: ';',
     description: 'a win that names one bet settles every bet of its round',
   },
   {
-    id: 'rounds-10', file: ROUNDS, tests: roundTests,
+    id: 'rounds-10', file: ENGINE, tests: roundTests,
     find: "  if round.status <> 'open' then\n    return query select 'round_closed'", replace: "  if false then\n    return query select 'round_closed'",
     description: 'a closed round takes a win',
   },
   {
-    id: 'rounds-11', file: ROUNDS, tests: [...roundTests, ...restrictionTests],
+    id: 'rounds-11', file: ENGINE, tests: [...roundTests, ...restrictionTests],
     find: 'perform private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, -amount, false);',
     replace: 'perform private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, amount, false);',
     description: "a win adds to the player's loss tally instead of taking from it",
   },
   {
-    id: 'rounds-12', file: ROLLBACK, tests: roundTests,
+    id: 'rounds-12', file: ENGINE, tests: roundTests,
     find: "  if bet.settled then\n    return query select 'bet_settled'", replace: "  if false then\n    return query select 'bet_settled'",
     description: 'a bet a win settled can be rolled back',
   },
   {
-    id: 'rounds-13', file: ROLLBACK, tests: roundTests,
+    id: 'rounds-13', file: ENGINE, tests: roundTests,
     find: "ledger := private.move_money(s, round.currency_code, 'adjustment', bet.amount,", occurrence: 1,
     replace: "ledger := private.move_money(s, round.currency_code, 'adjustment', -bet.amount,",
     description: 'a rollback takes the bet again instead of giving it back',
   },
   {
-    id: 'rounds-14', file: ROLLBACK, tests: roundTests,
+    id: 'rounds-14', file: ENGINE, tests: roundTests,
     find: 'cancel := round.total_bet - bet.amount = 0 and round.total_win = 0', replace: 'cancel := round.total_win = 0',
     description: 'rolling back one bet cancels a round that has other bets',
   },
   {
-    id: 'rounds-15', file: ROLLBACK, tests: [...roundTests, ...restrictionTests],
+    id: 'rounds-15', file: ENGINE, tests: [...roundTests, ...restrictionTests],
     find: 'perform private.count_loss(s.client_id, s.livemode, s.player_id, round.currency_code, -bet.amount, false);',
     replace: 'perform private.count_loss(s.client_id, s.livemode, s.player_id, round.currency_code, bet.amount, false);',
     description: "a rolled-back bet stays counted in the player's losses (counted twice)",
@@ -137,40 +137,74 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a round closed by staff leaves its bets open to a later rollback',
   },
   {
-    id: 'rounds-19', file: ROUNDS, tests: ['tests/rounds/interleavings.test.ts'],
-    find: "where r.provider_id = began.provider_id and r.provider_round_id = round_win.round_id\n  for update;",
-    replace: 'where r.provider_id = began.provider_id and r.provider_round_id = round_win.round_id;',
+    id: 'rounds-19', file: ENGINE, tests: ['tests/rounds/interleavings.test.ts'],
+    find: "where r.provider_id = c.provider_id and r.provider_round_id = round_win.round_id\n  for update;",
+    replace: 'where r.provider_id = c.provider_id and r.provider_round_id = round_win.round_id;',
     description: 'a win does not lock its round (a concurrent rollback or win interleaves)',
+  },
+  // The lean engine: the caller read in one statement, the balance locked last by the movement.
+  {
+    id: 'rounds-47', file: ENGINE, tests: roundTests,
+    find: 'and w.balance + move_money.amount >= 0 and w.balance + move_money.amount < 1e16', replace: 'and w.balance + move_money.amount < 1e16',
+    description: 'a bet whose balance another movement took fails on the wallet\'s check (an error) instead of running again',
+  },
+  {
+    id: 'rounds-48', file: ENGINE, tests: restrictionTests,
+    find: 'pr.player_id is not null or j.max_stake is not null,', replace: 'pr.player_id is not null,',
+    description: "a jurisdiction's maximum stake is not enforced for a player without restrictions",
+  },
+  {
+    id: 'rounds-49', file: ENGINE, tests: restrictionTests,
+    find: "nullif(pr.loss_limits -> s.currency_code, '{}'::jsonb),", replace: 'null::jsonb,',
+    description: 'loss limits are never counted nor enforced',
+  },
+  {
+    id: 'rounds-50', file: ENGINE, tests: sandboxTests,
+    find: "case sp.behaviour when 'failing_wallet' then 'wallet_failed' when 'slow_wallet' then 'wallet_timeout' end",
+    replace: 'null::text',
+    description: "a test player's failing or slow wallet takes bets",
+  },
+  {
+    id: 'rounds-51', file: ENGINE, tests: roundTests,
+    find: "'transfer', amount, case when round_closed then 'closed' else 'open' end,\n            case when round_closed then now() end)",
+    replace: "'transfer', amount, 'open',\n            null)",
+    description: "a round's first bet with round_closed leaves it open",
+  },
+  {
+    id: 'rounds-52', file: ENGINE, tests: ['tests/webhooks/outbox.test.ts'],
+    find: "    if round_closed then\n      perform private.emit_event(s.client_id, s.livemode, 'round.closed',",
+    replace: "    if false then\n      perform private.emit_event(s.client_id, s.livemode, 'round.closed',",
+    description: 'a round closed by its first bet is never told (round.closed)',
   },
   // A round settles in the wallet it started in (game_round.wallet_mode), whatever the mode later.
   {
-    id: 'rounds-20', file: ROUNDS, tests: modeSwitchTests,
-    find: "seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);", occurrence: 1,
-    replace: 'seamless := began.seamless;',
+    id: 'rounds-20', file: ENGINE, tests: modeSwitchTests,
+    find: "seamless := coalesce(round.wallet_mode = 'seamless', seamless);",
+    replace: 'seamless := seamless;',
     description: "a bet into an open round moves money in the mode in force, not the round's wallet",
   },
   {
-    id: 'rounds-21', file: ROLLBACK, tests: modeSwitchTests,
+    id: 'rounds-21', file: ENGINE, tests: modeSwitchTests,
     find: "seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);",
     replace: 'seamless := began.seamless;',
     description: 'a bet rolled back after a switch of mode is given back in the other wallet',
   },
   {
-    id: 'rounds-22', file: ROLLBACK, tests: [...modeSwitchTests, 'tests/seamless/provider-flow.test.ts'],
+    id: 'rounds-22', file: ENGINE, tests: [...modeSwitchTests, 'tests/seamless/provider-flow.test.ts'],
     find: "seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);",
     replace: "seamless := coalesce(round.wallet_mode = 'seamless', false);",
     description: "a rollback of a bet nobody has seen (a tombstone) in seamless mode never reaches the operator",
   },
   {
-    id: 'rounds-46', file: ROLLBACK, tests: modeSwitchTests,
+    id: 'rounds-46', file: ENGINE, tests: modeSwitchTests,
     find: "if seamless and bet.id is not null and private.round_transaction_state(bet) = 'wallet_pending' then",
     replace: "if seamless and private.round_transaction_state(bet) = 'wallet_pending' then",
     description: 'a seamless rollback of a bet nobody has seen is answered transaction_pending forever, and the bet after it is taken',
   },
   {
-    id: 'rounds-23', file: ROUNDS, tests: modeSwitchTests,
-    find: "seamless := round.wallet_mode = 'seamless';", occurrence: 1,
-    replace: 'seamless := began.seamless;',
+    id: 'rounds-23', file: ENGINE, tests: modeSwitchTests,
+    find: "seamless := round.wallet_mode = 'seamless';", 
+    replace: "seamless := private.lock_wallet_mode(round.client_id, round.livemode, false) = 'seamless';",
     description: "a win of an open round is paid in the mode in force, not the round's wallet",
   },
   {
@@ -181,18 +215,18 @@ export const sqlMutations: SqlMutation[] = [
   },
   // A suspended or closed client takes no new bets.
   {
-    id: 'rounds-25', file: ROUNDS, tests: suspendedTests,
-    find: "where p.id = s.client_id and p.status = 'active') then", replace: "where p.id = s.client_id and p.status <> 'suspended') then",
+    id: 'rounds-25', file: ENGINE, tests: suspendedTests,
+    find: "select k.provider_id, s, p.status = 'active',", replace: "select k.provider_id, s, p.status <> 'suspended',",
     description: "a closed client's sessions take new bets",
   },
   {
-    id: 'rounds-26', file: ROUNDS, tests: suspendedTests,
-    find: "where p.id = s.client_id and p.status = 'active') then", replace: "where p.status = 'active') then",
+    id: 'rounds-26', file: ENGINE, tests: suspendedTests,
+    find: 'left join public.profile p on p.id = s.client_id', replace: "left join public.profile p on p.status = 'active'",
     description: "a suspended client's sessions bet while any other client is active",
   },
   {
-    id: 'rounds-27', file: ROUNDS, tests: suspendedTests,
-    find: "  if not exists (select 1 from public.profile p where p.id = s.client_id and p.status = 'active') then\n    return query select 'operator_suspended'",
+    id: 'rounds-27', file: ENGINE, tests: suspendedTests,
+    find: "  if not c.client_active then\n    return query select 'operator_suspended'",
     replace: "  if false then\n    return query select 'operator_suspended'",
     description: "a suspended client's sessions take new bets",
   },
@@ -243,22 +277,23 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a held win names the least specific limit it passed, not the most specific',
   },
   {
-    id: 'rounds-37', file: ROUNDS, tests: heldWinTests,
+    id: 'rounds-37', file: ENGINE, tests: heldWinTests,
     find: 'set total_win = r.total_win + case when held_by is null then amount else 0 end,', replace: 'set total_win = r.total_win + amount,',
     description: "a held win counts in its round's total_win before it is paid",
   },
   {
-    id: 'rounds-38', file: ROUNDS, tests: heldWinTests,
-    find: '  if amount > 0 and held_by is null then\n    perform private.count_loss', replace: '  if amount > 0 then\n    perform private.count_loss',
+    id: 'rounds-38', file: ENGINE, tests: heldWinTests,
+    find: '  if amount > 0 and held_by is null and c.loss_limits is not null then\n    perform private.count_loss',
+    replace: '  if amount > 0 and c.loss_limits is not null then\n    perform private.count_loss',
     description: "a held win takes from the player's loss tally before it is paid (and even if rejected)",
   },
   {
-    id: 'rounds-39', file: ROUNDS, tests: heldWinTests,
+    id: 'rounds-39', file: ENGINE, tests: heldWinTests,
     find: 'case when not seamless or held_by is not null', replace: 'case when not seamless',
     description: 'a held win in seamless mode has no answer (it waits for a credit call never made)',
   },
   {
-    id: 'rounds-40', file: ROUNDS, tests: heldWinTests,
+    id: 'rounds-40', file: ENGINE, tests: heldWinTests,
     find: '  if amount > 0 then\n    held_by := private.win_limit_passed(round, amount);\n  end if;', replace: '',
     description: 'no win is ever held',
   },
@@ -393,19 +428,19 @@ export const sqlMutations: SqlMutation[] = [
     description: 'an amount with more than four decimal places is rounded silently, not refused',
   },
   {
-    id: 'ledger-8', file: LEAN, tests: roundTests,
+    id: 'ledger-8', file: ENGINE, tests: roundTests,
     find: 'set balance = w.balance + move_money.amount', replace: 'set balance = w.balance - move_money.amount',
     description: "the engine's bet credits the float and its win debits it",
   },
   {
-    id: 'ledger-9', file: LEAN, tests: roundTests,
-    find: 'where w.client_id = s.client_id and w.currency_code = move_money.currency\n    returning w.balance into balance;',
-    replace: 'where w.client_id = s.client_id\n    returning w.balance into balance;',
+    id: 'ledger-9', file: ENGINE, tests: roundTests,
+    find: 'where w.client_id = s.client_id and w.currency_code = move_money.currency\n',
+    replace: 'where w.client_id = s.client_id\n',
     description: "a round's movement in one currency moves every wallet of the client",
   },
   {
-    id: 'sandbox-1', file: LEAN, tests: sandboxTests,
-    find: 'set balance = p.balance + amount', replace: 'set balance = p.balance - amount',
+    id: 'sandbox-1', file: ENGINE, tests: sandboxTests,
+    find: 'set balance = p.balance + move_money.amount', replace: 'set balance = p.balance - move_money.amount',
     description: "a test player's bet credits and its win debits",
   },
   {

@@ -4,6 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { as, cast, connect, outcome } from '../helpers/db.ts';
+import { rerunConflicts } from '../../supabase/functions/_shared/database.ts';
 import { issueKey, newOperator, type Operator, recordedSession, type RecordedSessionOptions } from '../helpers/api.ts';
 
 const sql = connect();
@@ -390,5 +391,43 @@ describe('bounds and scopes the mutation campaign asked for', () => {
     expect(await win(s, id('win'), round, '3', true)).toMatchObject({ outcome: 'ok', balance: '43.0000' });
     expect(await sql`select currency_code, balance::text from public.wallet where client_id = ${op.account.id} order by currency_code`)
       .toEqual([{ currency_code: 'EUR', balance: '43.0000' }, { currency_code: 'USD', balance: '50.0000' }]);
+  });
+});
+
+describe('the balance locked last', () => {
+  it('a bet whose balance another movement took between its read and its debit is rolled back whole, and refused when run again', async () => {
+    const own = await newOperator(sql, 'locked-last');
+    await sql`insert into public.wallet (client_id, currency_code) values (${own.account.id}, 'EUR')`;
+    await sql`select * from public.record_transaction(${own.account.id}::uuid, 'EUR', 'deposit', 100::numeric)`;
+    const s = await recordedSession(sql, own.account.id);
+    const [tx, round] = [id('bet'), id('round')];
+    // A movement of 60 holds the wallet's row, not yet committed: the bet reads 100 and goes on.
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    let holding!: (pid: number) => void;
+    const holder = new Promise<number>((resolve) => (holding = resolve));
+    const movement = sql.begin(async (t) => {
+      await t`select * from public.record_transaction(${own.account.id}::uuid, 'EUR', 'withdraw', -60::numeric)`;
+      holding((await t`select pg_backend_pid() as pid`)[0].pid);
+      await committing;
+    });
+    const pid = await holder;
+    const attempt = bet(s, tx, round, '50').then(() => 'answered', (error: { code?: string }) => error.code);
+    // The bet is at its debit once it waits on the row the movement holds.
+    while (!(await sql`select exists (select 1 from pg_stat_activity a where ${pid}::int = any (pg_blocking_pids(a.pid))) as blocked`)[0]
+      .blocked) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    commit();
+    await movement;
+    expect(await attempt).toBe('40001');
+    expect(await sql`select 1 from public.game_round where provider_round_id = ${round}`).toHaveLength(0);
+    expect(await sql`select 1 from public.round_transaction where transaction_id = ${tx}`).toHaveLength(0);
+    expect((await sql`select count(*)::int as n from public.transaction where client_id = ${own.account.id}`)[0].n).toBe(2);
+    // Run again, as the provider API runs it: refused on the balance as it is now.
+    expect(await rerunConflicts(() => bet(s, tx, round, '50'))).toEqual({
+      outcome: 'insufficient_funds', body: { balance: '40.0000', currency: 'EUR' }, balance: null,
+    });
+    expect(await rerunConflicts(() => bet(s, tx, round, '40'))).toMatchObject({ outcome: 'ok', balance: '0.0000' });
   });
 });

@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { Sql } from 'postgres';
 import { expect } from 'vitest';
+import { rerunConflicts } from '../../supabase/functions/_shared/database.ts';
 
 export const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 export const providers = ['pragmatic-play', 'spribe'] as const;
@@ -54,14 +55,15 @@ export function engineCaller(pool: Sql, keys: Record<string, string>, sessions: 
   const call = async (o: Op): Promise<{ outcome: string; body: unknown }> => {
     const r = 'round' in o ? o.round : o.target % 4;
     const [key, session, fingerprint] = [keys[providers[r >> 1]], sessions[r], sha(JSON.stringify(o))];
-    const [answer] = o.kind === 'bet'
-      ? await pool`select outcome, body from private.round_bet(${key}, ${session}, ${txId(o.tx)}, ${roundId(o.round)},
+    // As the provider API calls it: a call a concurrent one rolled back runs again.
+    const [answer] = await rerunConflicts(() => o.kind === 'bet'
+      ? pool`select outcome, body from private.round_bet(${key}, ${session}, ${txId(o.tx)}, ${roundId(o.round)},
           ${o.amount}::numeric, ${o.closed}, ${fingerprint})`
       : o.kind === 'win'
-      ? await pool`select outcome, body from private.round_win(${key}, ${session}, ${txId(o.tx)}, ${roundId(o.round)},
+      ? pool`select outcome, body from private.round_win(${key}, ${session}, ${txId(o.tx)}, ${roundId(o.round)},
           ${o.amount}::numeric, ${o.closed}, ${o.bet === null ? null : txId(o.bet)}, ${fingerprint})`
-      : await pool`select outcome, body from private.round_rollback(${key}, ${session}, ${txId(o.tx)}, ${txId(o.target)},
-          ${fingerprint})`;
+      : pool`select outcome, body from private.round_rollback(${key}, ${session}, ${txId(o.tx)}, ${txId(o.target)},
+          ${fingerprint})`);
     return answer as { outcome: string; body: unknown };
   };
   return { call, txId };

@@ -290,3 +290,22 @@ export function loggableError(error: unknown): Record<string, string> {
     ...(isDatabaseUnavailable(error) ? {} : { stack: error.stack ?? '' }),
   };
 }
+
+/** How many times a call rolled back by a concurrent one is run again before it fails. */
+const CONFLICT_RERUNS = 5;
+
+/**
+ * Runs an engine call again when Postgres rolled its transaction back for a concurrent one
+ * (serialization_failure: the balance moved between the engine's read and its movement; or
+ * deadlock_detected): nothing of it was written, and run again it reads the balance as it is.
+ */
+export async function rerunConflicts<R>(call: () => Promise<R>, reruns = CONFLICT_RERUNS): Promise<R> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (attempt >= reruns || (code !== '40001' && code !== '40P01')) throw error;
+    }
+  }
+}

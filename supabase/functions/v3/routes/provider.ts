@@ -7,7 +7,7 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { type Caller, type CallerEnv, providerKey } from '../caller.ts';
-import { DatabaseUnavailable, isDatabaseUnavailable } from '../../_shared/database.ts';
+import { DatabaseUnavailable, isDatabaseUnavailable, rerunConflicts } from '../../_shared/database.ts';
 import { jsonResponse } from '../http.ts';
 import { Problem } from '../problem.ts';
 import { readJsonBody } from '../request-body.ts';
@@ -156,7 +156,7 @@ async function apply<B extends { session_token: string }>(
   const body = parse(await readJsonBody(request, ctx.config.maxBodyBytes));
   const token = verifiedToken(ctx, body.session_token);
   const fingerprint = sha256Hex(JSON.stringify([kind, token.sessionId, ...meaning(body)]));
-  const [applied] = await caller.answer(call(caller.keyHash, token.sessionId, body, fingerprint));
+  const [applied] = await caller.answer(rerunConflicts(() => call(caller.keyHash, token.sessionId, body, fingerprint)));
   const result = applied.outcome === 'wallet_call'
     // The engine has recorded the request: losing the database from here on leaves it applied and
     // its answer unknown, whatever the failing statement was.
