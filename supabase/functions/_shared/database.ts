@@ -272,7 +272,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     || unreachable.has(code)
     || code.startsWith('08') // connection exception
     || code.startsWith('53') // insufficient resources (too many connections, out of memory)
-    || ['57P01', '57P02', '57P03', '57014'].includes(code); // shutdown, cannot connect now, timeout
+    || ['57P01', '57P02', '57P03', '57014'].includes(code) // shutdown, cannot connect now, timeout
+    || ['40001', '40P01'].includes(code); // rolled back for concurrent transactions, even when run again
 }
 
 /**
