@@ -573,10 +573,11 @@ type WalletCheckReport struct {
 
 // SandboxReset is what a sandbox reset removed.
 type SandboxReset struct {
-	Livemode       bool                `json:"livemode"`
-	Removed        SandboxResetRemoved `json:"removed"`
-	SessionsClosed int                 `json:"sessions_closed"`
-	WalletMode     string              `json:"wallet_mode"`
+	Livemode        bool                `json:"livemode"`
+	Removed         SandboxResetRemoved `json:"removed"`
+	SessionsClosed  int                 `json:"sessions_closed"`
+	RoundsCancelled int                 `json:"rounds_cancelled"`
+	WalletMode      string              `json:"wallet_mode"`
 }
 
 // SandboxResetRemoved counts what a sandbox reset removed, by kind.

@@ -10,6 +10,7 @@ import { connect } from '../helpers/db.ts';
 import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
 import { createApp } from '../../supabase/functions/v3/app.ts';
 import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
+import { launchToken, providerCalls } from '../helpers/provider-api.ts';
 import { ISSUER, isolatedDatabase, issueKey, newOperator, type Operator, sessionRequest, sessionsHandler } from '../helpers/api.ts';
 
 const sql = connect();
@@ -75,7 +76,7 @@ describe('POST /v3/sandbox/reset', () => {
       status: 200,
       body: {
         livemode: false, removed: { players: 2, restrictions: 1, webhook_endpoints: 1, wallet_settings: 1 }, sessions_closed: 1,
-        wallet_mode: 'transfer',
+        rounds_cancelled: 0, wallet_mode: 'transfer',
       },
     });
     expect(await world(operator.account.id, false)).toEqual({ players: 0, restrictions: 0, endpoints: 0, settings: 0, open_sessions: 0 });
@@ -99,6 +100,34 @@ describe('POST /v3/sandbox/reset', () => {
     expect(await world(operator.account.id, true)).toEqual(before);
     expect(await reset('cgs_test_unknown-key-00000000000000000000000000000000')).toMatchObject({ status: 401 });
     expect(await call('resetSandbox', 'GET', '/sandbox/reset', testKey)).toMatchObject({ status: 405 });
+  });
+});
+
+describe('a reset with test rounds in play', () => {
+  it('cancels them, so a late win is answered round_closed, not test_player_unknown for ever; live rounds play on', async () => {
+    const op = await newOperator(sql, 'reset-rounds');
+    const key = (await issueKey(sql, op.account, 'Sandbox', false)).key;
+    const provider = providerCalls(handle, (await sql`select key from public.issue_provider_key('cgs-sandbox')`)[0].key);
+    const liveProvider = providerCalls(handle, (await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key);
+    await call('createSandboxPlayer', 'POST', '/sandbox/players', key, { player_id: 't-1', currency: 'EUR', balance: '5' });
+    await sql`insert into public.wallet (client_id, currency_code) values (${op.account.id}, 'EUR')`;
+    await sql`select * from public.record_transaction(${op.account.id}::uuid, 'EUR', 'deposit', 10::numeric)`;
+    const testToken = await launchToken(handle, { ...op, key }, { player_id: 't-1', game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' });
+    const liveToken = await launchToken(handle, op, { currency: 'EUR' });
+    const [testRound, liveRound] = [randomUUID(), randomUUID()];
+    expect((await provider('bets', { session_token: testToken, transaction_id: randomUUID(), round_id: testRound, amount: '1' })).status).toBe(200);
+    expect((await liveProvider('bets', { session_token: liveToken, transaction_id: randomUUID(), round_id: liveRound, amount: '1' })).status)
+      .toBe(200);
+
+    expect((await reset(key)).body).toMatchObject({ sessions_closed: 1, rounds_cancelled: 1 });
+    const statuses = await sql`select provider_round_id, status from public.game_round where client_id = ${op.account.id}`;
+    expect(Object.fromEntries(statuses.map((r) => [r.provider_round_id, r.status]))).toEqual({ [testRound]: 'cancelled', [liveRound]: 'open' });
+    const events = await sql`select type from public.event where client_id = ${op.account.id} and not livemode and type like 'round.%'`;
+    expect(events.map((e) => e.type)).toEqual(['round.cancelled']);
+    expect(await provider('wins', { session_token: testToken, transaction_id: randomUUID(), round_id: testRound, amount: '2' }))
+      .toMatchObject({ status: 422, body: { code: 'round_closed' } });
+    expect(await liveProvider('wins', { session_token: liveToken, transaction_id: randomUUID(), round_id: liveRound, amount: '2', round_closed: true }))
+      .toMatchObject({ status: 200, body: { balance: '11.0000' } });
   });
 });
 

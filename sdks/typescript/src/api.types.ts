@@ -1571,6 +1571,8 @@ export interface components {
             };
             /** @description Test sessions closed (no more bets). */
             sessions_closed: number;
+            /** @description Test rounds left open, now cancelled (each told as round.cancelled): their test balances are gone, so a late win or rollback is answered round_closed. */
+            rounds_cancelled: number;
             /**
              * @description The test wallet's mode now.
              * @constant

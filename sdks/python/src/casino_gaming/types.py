@@ -469,6 +469,7 @@ class SandboxReset(Model):
     livemode: bool
     removed: SandboxResetRemoved
     sessions_closed: int
+    rounds_cancelled: int
     wallet_mode: Literal["transfer"]
 
 
