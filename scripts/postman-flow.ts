@@ -116,6 +116,21 @@ export const flow: { folder: string; description: string; steps: Record<string, 
     },
   },
   {
+    folder: 'reports',
+    description: 'Today\'s GGR by day and provider, and today\'s reconciliation, where the round just played shows (in the key\'s mode).',
+    steps: {
+      getGgrReport: {
+        prerequest: ['pm.collectionVariables.set("reportDay", new Date().toISOString().slice(0, 10));'],
+        query: { from: '{{reportDay}}', to: '{{reportDay}}', group_by: 'day,provider' },
+        tests: ['pm.test("the round played counts", function () { pm.expect(body.totals.map(function (t) { return t.currency; })).to.include("EUR"); });'],
+      },
+      listReconciliationTransactions: {
+        query: { date: '{{reportDay}}' },
+        tests: ['pm.test("the day\'s totals come first", function () { pm.expect(body.totals).to.be.an("array"); });'],
+      },
+    },
+  },
+  {
     folder: 'money',
     description: 'Balances and ledger (a test key has none: the float is live money), and the wallet settings, left in transfer mode.',
     steps: {

@@ -529,20 +529,6 @@ export type Database = {
         };
         Relationships: [
           {
-            foreignKeyName: "game_round_currency_code_fkey";
-            columns: ["currency_code"];
-            isOneToOne: false;
-            referencedRelation: "currency";
-            referencedColumns: ["code"];
-          },
-          {
-            foreignKeyName: "game_round_provider_id_fkey";
-            columns: ["provider_id"];
-            isOneToOne: false;
-            referencedRelation: "game_provider";
-            referencedColumns: ["id"];
-          },
-          {
             foreignKeyName: "game_round_session_id_fkey";
             columns: ["session_id"];
             isOneToOne: false;
@@ -980,27 +966,6 @@ export type Database = {
           "transaction_id"?: string;
         };
         Relationships: [
-          {
-            foreignKeyName: "round_transaction_ledger_transaction_id_fkey";
-            columns: ["ledger_transaction_id"];
-            isOneToOne: false;
-            referencedRelation: "transaction";
-            referencedColumns: ["id"];
-          },
-          {
-            foreignKeyName: "round_transaction_provider_id_fkey";
-            columns: ["provider_id"];
-            isOneToOne: false;
-            referencedRelation: "game_provider";
-            referencedColumns: ["id"];
-          },
-          {
-            foreignKeyName: "round_transaction_related_id_fkey";
-            columns: ["related_id"];
-            isOneToOne: false;
-            referencedRelation: "round_transaction";
-            referencedColumns: ["id"];
-          },
           {
             foreignKeyName: "round_transaction_round_id_fkey";
             columns: ["round_id"];

@@ -809,6 +809,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/reports/ggr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GGR report
+         * @description Bets (turnover), wins, rolled-back and voided bets, GGR, rounds and players of the caller's play in its key's mode, from `from` to `to` (UTC days, both included, at most 366), in cells of one currency grouped by any of `day`, `provider`, `game`, `player`. Computed from the round engine's rows: a movement counts in the day it happened, and a report read again shows late ones. Sportsbook bets are not in it (the sportsbook is not built yet).
+         */
+        get: operations["getGgrReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/reconciliation/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reconciliation: every round transaction of a day
+         * @description Every bet, win and rollback of the caller's rounds in its key's mode recorded on a UTC `date`, or from `from` to `to` (at most 31 days), oldest first, with what it moved and, in seamless mode, where the call to your wallet stands. JSON pages (`totals` on the first), or with `Accept: text/csv` one CSV of the whole range, streamed (a header row, RFC 4180 quoting; a text cell starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `'` so a spreadsheet does not run it).
+         */
+        get: operations["listReconciliationTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -933,7 +973,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity" | "report_too_large";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -947,7 +987,7 @@ export interface components {
              */
             parameter?: string;
             /** @enum {string} */
-            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted" | "country_required" | "jurisdiction_required" | "jurisdiction_not_held" | "game_not_certified" | "repeated" | "unknown_parameter" | "invalid_cursor" | "url_not_https" | "url_not_public" | "url_unresolvable" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "rounds_above_limit" | "validity_above_limit" | "valid_until_not_after_valid_from" | "valid_until_passed";
+            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted" | "country_required" | "jurisdiction_required" | "jurisdiction_not_held" | "game_not_certified" | "repeated" | "unknown_parameter" | "invalid_cursor" | "url_not_https" | "url_not_public" | "url_unresolvable" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "rounds_above_limit" | "validity_above_limit" | "valid_until_not_after_valid_from" | "valid_until_passed" | "invalid_range";
             detail: string;
         } & (unknown | unknown);
         /** @description RFC 9457 problem details. Internal errors are logged, never returned: `detail` never carries database text. */
@@ -1711,6 +1751,135 @@ export interface components {
             next_cursor: string | null;
             has_more: boolean;
         };
+        /**
+         * Format: date
+         * @description A UTC calendar day, `YYYY-MM-DD`.
+         * @example 2026-11-24
+         */
+        Day: string;
+        /**
+         * @description A sum of money as a decimal string with four decimals, negative when money went the other way; never a JSON number.
+         * @example -12.5000
+         */
+        SignedAmount: string;
+        /** @description One cell of a GGR report: the keys of the report's `group_by` (and always `currency`), then the figures. Each movement counts in the UTC day it happened: a rollback or staff release the day after a bet counts in its own day. */
+        GgrCell: {
+            /** @description With `group_by=day`. */
+            day?: components["schemas"]["Day"];
+            /** @description With `group_by=provider`: the provider's slug. */
+            provider?: string;
+            /** @description With `group_by=game`: `<provider slug>:<game code>`. */
+            game_id?: string;
+            /** @description With `group_by=player`. */
+            player_id?: string;
+            /** @description Every cell is of one currency: money is never summed across currencies. */
+            currency: string;
+            /** @description Turnover: every bet that moved money (in seamless mode, those your wallet accepted), before rollbacks. */
+            bets: components["schemas"]["SignedAmount"];
+            /** @description Wins paid. A win held for review counts in the day staff release it; a rejected one never. */
+            wins: components["schemas"]["SignedAmount"];
+            /** @description Wins of free rounds, apart from `wins` (the bonus cost). Always `0.0000` until the round engine plays free rounds (docs/reports.md). */
+            free_round_wins: components["schemas"]["SignedAmount"];
+            /** @description Bets the provider rolled back. */
+            rolled_back: components["schemas"]["SignedAmount"];
+            /** @description Bets given back when staff cancelled a round. */
+            voided: components["schemas"]["SignedAmount"];
+            /** @description Gross gaming revenue: `bets - rolled_back - voided - wins`. */
+            ggr: components["schemas"]["SignedAmount"];
+            /** @description Rounds opened (by their first bet). */
+            rounds: number;
+            /** @description Distinct players who placed a bet that moved money. */
+            players: number;
+        };
+        GgrReport: {
+            /** @constant */
+            object: "ggr_report";
+            /** @description The key's mode: test and live play are reported apart. */
+            livemode: boolean;
+            from: components["schemas"]["Day"];
+            to: components["schemas"]["Day"];
+            group_by: ("day" | "provider" | "game" | "currency" | "player")[];
+            /** @description The cells, ordered by day, provider, game, currency and player. */
+            data: components["schemas"]["GgrCell"][];
+            /** @description One cell per currency over the whole report (its `players` counted once each). */
+            totals: components["schemas"]["GgrCell"][];
+        };
+        /** @description Seamless mode: the call to your wallet that carried the transaction, where it stands. */
+        WalletCallState: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            action: "debit" | "credit" | "rollback";
+            /** @enum {string} */
+            status: "pending" | "accepted" | "failed";
+            attempts: number;
+            /** @description Your balance after it, as you answered. */
+            balance: components["schemas"]["SignedAmount"] | null;
+            /** Format: date-time */
+            completed_at: string | null;
+        };
+        ReconciliationLine: {
+            /**
+             * Format: uuid
+             * @description Our id of the transaction.
+             */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            provider: string;
+            /** @description The provider's id (in seamless calls to your wallet, prefixed with the provider's slug). */
+            transaction_id: string;
+            /** @enum {string} */
+            type: "bet" | "win" | "rollback";
+            /** @description The provider's id of the round; null for a rollback of a bet never seen. */
+            round_id: string | null;
+            /**
+             * Format: uuid
+             * @description The round's id in `GET /v3/rounds/{id}`.
+             */
+            round: string | null;
+            /** Format: uuid */
+            session_id: string | null;
+            player_id: string | null;
+            game_id: string | null;
+            currency: string | null;
+            /** @description As the provider reported it (a rollback: the bet it gave back, `0.0000` if none). */
+            amount: components["schemas"]["Amount"];
+            /** @description What it moved in the round's wallet, signed: a bet negative, a win or rollback positive; `0.0000` while nothing moved (a held or rejected win, a seamless call not accepted). */
+            moved: components["schemas"]["SignedAmount"];
+            /** @description The bet a win names or a rollback reverses. */
+            related_transaction_id: string | null;
+            /** @enum {string} */
+            wallet_mode: "transfer" | "seamless";
+            /**
+             * Format: uuid
+             * @description Transfer mode, live: the float's movement (GET /v3/transactions).
+             */
+            ledger_transaction_id: string | null;
+            /**
+             * @description A win past a win limit: where its review stands.
+             * @enum {string|null}
+             */
+            review: "held" | "released" | "rejected" | null;
+            wallet_call: components["schemas"]["WalletCallState"] | null;
+        };
+        ReconciliationTotal: {
+            currency: string | null;
+            transactions: number;
+            bets: components["schemas"]["SignedAmount"];
+            wins: components["schemas"]["SignedAmount"];
+            rollbacks: components["schemas"]["SignedAmount"];
+            /** @description The net of every line's `moved`: what your wallet should show for the range. */
+            moved: components["schemas"]["SignedAmount"];
+        };
+        ReconciliationPage: {
+            data: components["schemas"]["ReconciliationLine"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
+            /** @description The first page (no `cursor`): each currency's totals over the whole range, to check before matching lines; null on later pages. */
+            totals: components["schemas"]["ReconciliationTotal"][] | null;
+        };
     };
     responses: {
         /** @description Created, or replayed for a retry with the same `Idempotency-Key` and body. */
@@ -2283,6 +2452,25 @@ export interface components {
                     status?: 409;
                     /** @enum {unknown} */
                     code?: "external_id_conflict" | "campaign_ended" | "campaign_cancelled";
+                };
+            };
+        };
+        /** @description The report would have more than 10,000 cells (`report_too_large`): narrow the days, the grouping or the filters. */
+        ReportTooLarge: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 422;
+                    /** @enum {unknown} */
+                    code?: "report_too_large";
                 };
             };
         };
@@ -4158,6 +4346,126 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGgrReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description The first UTC day.
+                 * @example 2026-11-24
+                 */
+                from: components["schemas"]["Day"];
+                /**
+                 * @description The last UTC day (included), at most 365 days after `from`.
+                 * @example 2026-11-24
+                 */
+                to: components["schemas"]["Day"];
+                /**
+                 * @description Comma-separated: any of `day`, `provider`, `game`, `currency`, `player`. Cells are always of one currency; without `group_by`, one cell per currency.
+                 * @example day,provider
+                 */
+                group_by?: string;
+                /**
+                 * @description Only this currency.
+                 * @example EUR
+                 */
+                currency?: string;
+                /**
+                 * @description Only this provider (slug).
+                 * @example pragmatic-play
+                 */
+                provider?: string;
+                /**
+                 * @description Only this game, `<provider slug>:<game code>`.
+                 * @example pragmatic-play:vs20olympgate
+                 */
+                game_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GgrReport"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["ReportTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listReconciliationTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 1000 (JSON only).
+                 * @example 100
+                 */
+                limit?: number;
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The UTC day. Give `date`, or `from` and `to`.
+                 * @example 2026-11-24
+                 */
+                date?: components["schemas"]["Day"];
+                /**
+                 * @description The range's start (included), with `to`.
+                 * @example 2026-11-24T00:00:00Z
+                 */
+                from?: components["schemas"]["DateTime"];
+                /**
+                 * @description The range's end (excluded), at most 31 days after `from`.
+                 * @example 2026-11-25T00:00:00Z
+                 */
+                to?: components["schemas"]["DateTime"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page, or the CSV. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationPage"];
+                    /** @example created_at,id,provider,transaction_id,type,round_id,round,session_id,player_id,game_id,currency,amount,moved,related_transaction_id,wallet_mode,ledger_transaction_id,review,wallet_call_id,wallet_call_status */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -11,6 +11,7 @@ import { metaRoutes } from './routes/meta.ts';
 import { playerRoutes } from './routes/players.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
 import { providerRoutes } from './routes/provider.ts';
+import { reportRoutes } from './routes/reports.ts';
 import { roundRoutes } from './routes/rounds.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { sessionRoutes } from './routes/sessions.ts';
@@ -31,6 +32,7 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
     .route('/', webhookRoutes(ctx))
     .route('/', playerRoutes(ctx))
     .route('/', freeRoundRoutes(ctx))
+    .route('/', reportRoutes(ctx))
     .route('/', sandboxRoutes(ctx));
   const app = new Hono({ strict: false });
   for (const base of BASES) app.route(base, v3);

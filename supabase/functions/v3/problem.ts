@@ -41,6 +41,8 @@ export const problems = {
   stake_not_allowed: { status: 422, title: 'Stake not allowed', retryable: false },
   free_rounds_limit_exceeded: { status: 422, title: 'Beyond the provider\'s free-round limits', retryable: false },
   invalid_validity: { status: 422, title: 'Invalid validity window', retryable: false },
+  // Reports'.
+  report_too_large: { status: 422, title: 'Report too large', retryable: false },
   // The provider API's.
   invalid_provider_key: { status: 401, title: 'Invalid provider key', retryable: false },
   invalid_session_token: { status: 403, title: 'Invalid session token', retryable: false },

@@ -1,0 +1,318 @@
+// GGR reports equal the round engine exactly (issue 36): random rounds played through the engine's
+// own calls (bets, wins, provider rollbacks, staff cancels and closes, held wins released or
+// rejected, transfer and seamless rounds with the operator's wallet accepting, refusing or failing
+// a debit), their movements then spread over past days as if they had happened then (a round's
+// later movements on its own day or later ones), and every cell of GET /v3/reports/ggr, under
+// several groupings and filters, checked against a sum over the raw rows; the whole against the
+// rounds' own totals. Read first from the raw rows, then again once the closed days are rolled up.
+import { createHash, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectResponseMatches } from '../openapi/contract.ts';
+import { as, type Cast, cast, connect } from '../helpers/db.ts';
+import { newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
+
+const sql = connect();
+const { handle } = await sessionsHandler();
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+let people: Cast;
+let keyHash: { pragmatic: string; spribe: string };
+let limitedGame: string;
+
+beforeAll(async () => {
+  people = await cast(sql);
+  keyHash = {
+    pragmatic: sha((await sql`select key from public.issue_provider_key('pragmatic-play', 'Report tests')`)[0].key),
+    spribe: sha((await sql`select key from public.issue_provider_key('spribe', 'Report tests')`)[0].key),
+  };
+  // A game of its own with a win limit: wins above 50 EUR in it are held for staff.
+  limitedGame = `rpt-${randomUUID().slice(0, 8)}`;
+  await sql`insert into public.game (provider_id, code, name, category, status)
+    select id, ${limitedGame}, 'Report Limits', 'slots', 'active' from public.game_provider where slug = 'pragmatic-play'`;
+  await sql`insert into public.win_limit (provider_id, game, currency_code, max_amount)
+    select id, ${limitedGame}, 'EUR', 50 from public.game_provider where slug = 'pragmatic-play'`;
+});
+
+const GAMES = [
+  { provider: 'pragmatic' as const, slug: 'pragmatic-play', code: 'vs20olympgate' },
+  { provider: 'spribe' as const, slug: 'spribe', code: 'aviator' },
+  { provider: 'pragmatic' as const, slug: 'pragmatic-play', code: '' }, // the limited game, named in beforeAll
+];
+const PLAYERS = ['player-a', 'player-b', 'player-c'];
+const CURRENCIES = ['EUR', 'USD'];
+
+const amount = fc.integer({ min: 1, max: 900_000 }).map((units) => (units / 10_000).toFixed(4));
+const round = (seamless: boolean) => fc.record({
+  seamless: fc.constant(seamless),
+  game: fc.integer({ min: 0, max: 2 }),
+  player: fc.integer({ min: 0, max: 2 }),
+  currency: fc.integer({ min: 0, max: 1 }),
+  bets: fc.array(fc.record({
+    amount,
+    debit: fc.constantFrom('accepted', 'accepted', 'accepted', 'refused', 'failed'),
+    rolledBack: fc.boolean(),
+  }), { minLength: 1, maxLength: 3 }),
+  // Transfer rounds are all ended before the wallet mode changes (a change waits for open rounds).
+  end: seamless ? fc.constantFrom('win', 'win', 'cancel', 'close', 'open') : fc.constantFrom('win', 'win', 'cancel', 'close'),
+  win: fc.integer({ min: 0, max: 1_000_000 }).map((units) => (units / 10_000).toFixed(4)),
+  creditAccepted: fc.boolean(),
+  review: fc.constantFrom('release', 'reject', 'none'),
+  // Days before today its first movement happened, and whether each later one came a day later.
+  daysAgo: fc.integer({ min: 0, max: 6 }),
+  later: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+});
+const play = fc.record({
+  transfer: fc.array(round(false), { minLength: 1, maxLength: 6 }),
+  seamless: fc.array(round(true), { minLength: 0, maxLength: 5 }),
+});
+type Round = ReturnType<typeof round> extends fc.Arbitrary<infer T> ? T : never;
+
+interface Outcome {
+  outcome: string;
+  body: { call_id?: string; attempt?: number } | null;
+}
+
+/** Plays one round through the engine as the provider routes and the wallet-call runner would. */
+async function playRound(operator: Operator, r: Round) {
+  const game = GAMES[r.game];
+  const hash = keyHash[game.provider];
+  const [session] = await sql`
+    insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, status, expires_at)
+    select ${operator.account.id}, true, ${PLAYERS[r.player]}, id, ${game.code || limitedGame}, ${CURRENCIES[r.currency]}, 'active',
+           now() + interval '1 hour'
+    from public.game_provider where slug = ${game.slug}
+    returning id`;
+  const roundId = `round-${randomUUID()}`;
+  const finish = async (answer: Outcome, result: string) => {
+    if (answer.outcome !== 'wallet_call') return;
+    await sql`select * from private.finish_wallet_call(${answer.body!.call_id!}::uuid, ${answer.body!.attempt!}, ${result},
+      ${result === 'accepted' ? '1000.0000' : '0.0000'}, ${result === 'refused' ? 'insufficient_funds' : null}, 'test')`;
+  };
+  const placed: string[] = [];
+  for (const bet of r.bets) {
+    const tx = `bet-${randomUUID()}`;
+    const [answer] = await sql<Outcome[]>`select * from private.round_bet(${hash}, ${session.id}, ${tx}, ${roundId}, ${bet.amount}::numeric,
+      false, ${sha(tx)})`;
+    // A round whose every bet was rolled back is cancelled, and takes no more.
+    if (answer.outcome === 'round_closed') break;
+    expect(['ok', 'wallet_call'], answer.outcome).toContain(answer.outcome);
+    await finish(answer, r.seamless ? bet.debit : 'accepted');
+    if (!r.seamless || bet.debit === 'accepted') placed.push(tx);
+    if (bet.rolledBack && placed.includes(tx)) {
+      const undo = `rb-${randomUUID()}`;
+      const [back] = await sql<Outcome[]>`select * from private.round_rollback(${hash}, ${session.id}, ${undo}, ${tx}, ${sha(undo)})`;
+      await finish(back, 'accepted');
+    }
+  }
+  const [found] = await sql`select id, status from public.game_round where provider_round_id = ${roundId}`;
+  if (!found || found.status !== 'open') return;
+  const id = found.id as string;
+  if (r.end === 'win') {
+    const tx = `win-${randomUUID()}`;
+    const [won] = await sql<Outcome[]>`select * from private.round_win(${hash}, ${session.id}, ${tx}, ${roundId}, ${r.win}::numeric, true,
+      null, ${sha(tx)})`;
+    await finish(won, r.creditAccepted ? 'accepted' : 'failed');
+    const [held] = await sql`select h.round_transaction_id as id from public.held_win h join public.round_transaction t on t.id = h.round_transaction_id
+      where t.transaction_id = ${tx}`;
+    if (held && r.review !== 'none') {
+      await as(sql, people.mona, (t) => t`select * from public.review_win(${held.id}, ${r.review}, null)`);
+    }
+  } else if (r.end === 'cancel' || r.end === 'close') {
+    await as(sql, people.mona, (t) => t`select * from public.resolve_round(${id}, ${r.end})`);
+  }
+}
+
+/** Spreads each round's movements over past days, in order: as if the play had happened then. */
+async function spreadOverDays(operator: Operator, rounds: Round[]) {
+  const ids = await sql`select id from public.game_round where client_id = ${operator.account.id} order by opened_at, id`;
+  await sql.begin(async (tx) => {
+    for (const [i, { id }] of ids.entries()) {
+      const r = rounds[i];
+      let days = -r.daysAgo;
+      await tx`update public.game_round set opened_at = opened_at + make_interval(days => ${days}) where id = ${id}`;
+      const moves = await tx`select id from public.round_transaction where round_id = ${id} order by created_at, id`;
+      for (const [j, move] of moves.entries()) {
+        if (j > 0 && r.later[j % r.later.length]) days = Math.min(0, days + 1);
+        await tx`update public.round_transaction set created_at = created_at + make_interval(days => ${days}) where id = ${move.id}`;
+        await tx`update public.wallet_call set created_at = created_at + make_interval(days => ${days}) where round_transaction_id = ${move.id}`;
+      }
+      await tx`update public.held_win set decided_at = decided_at + make_interval(days => ${Math.min(0, days + 1)})
+        where round_id = ${id} and decided_at is not null`;
+    }
+  });
+}
+
+// ---- The oracle: the figures summed from the raw rows, in 1/10000ths (exact). ----
+const units = (text: string) => BigInt(text.replace('.', '').replace(/^(-?)0+(?=\d)/, '$1'));
+const money = (value: bigint) => {
+  const sign = value < 0n ? '-' : '';
+  const digits = (value < 0n ? -value : value).toString().padStart(5, '0');
+  return `${sign}${digits.slice(0, -4)}.${digits.slice(-4)}`;
+};
+
+interface Movement {
+  day: string;
+  provider: string;
+  game_id: string;
+  currency: string;
+  player_id: string;
+  bets: bigint;
+  betCount: number;
+  wins: bigint;
+  rolledBack: bigint;
+  voided: bigint;
+  rounds: number;
+}
+
+async function rawMovements(clientId: string): Promise<Movement[]> {
+  const rows = await sql`
+    select t.kind, t.amount::text, t.transaction_id, t.related_id::text, to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+           gp.slug as provider, gp.slug || ':' || r.game as game_id, r.currency_code as currency, r.player_id, r.wallet_mode,
+           (select c.status from public.wallet_call c where c.round_transaction_id = t.id and c.action = 'debit') as debit,
+           exists (select 1 from public.held_win h where h.round_transaction_id = t.id) as held
+    from public.round_transaction t
+    join public.game_round r on r.id = t.round_id
+    join public.game_provider gp on gp.id = r.provider_id
+    where t.client_id = ${clientId} and r.livemode`;
+  const released = await sql`
+    select h.amount::text, to_char(h.decided_at at time zone 'UTC', 'YYYY-MM-DD') as day, gp.slug as provider,
+           gp.slug || ':' || r.game as game_id, r.currency_code as currency, r.player_id
+    from public.held_win h join public.game_round r on r.id = h.round_id join public.game_provider gp on gp.id = r.provider_id
+    where h.client_id = ${clientId} and h.status = 'released'`;
+  const rounds = await sql`
+    select to_char(r.opened_at at time zone 'UTC', 'YYYY-MM-DD') as day, gp.slug as provider, gp.slug || ':' || r.game as game_id,
+           r.currency_code as currency, r.player_id
+    from public.game_round r join public.game_provider gp on gp.id = r.provider_id
+    where r.client_id = ${clientId} and r.livemode`;
+  const zero = { bets: 0n, betCount: 0, wins: 0n, rolledBack: 0n, voided: 0n, rounds: 0 };
+  const key = (row: Record<string, string>) =>
+    ({ day: row.day, provider: row.provider, game_id: row.game_id, currency: row.currency, player_id: row.player_id });
+  return [
+    ...rows.map((t) => {
+      const moved = t.kind === 'bet' && (t.wallet_mode === 'transfer' || t.debit === 'accepted');
+      const voided = t.kind === 'rollback' && t.transaction_id === `cgs-cancel-${t.related_id}`;
+      return {
+        ...key(t), ...zero,
+        bets: moved ? units(t.amount) : 0n,
+        betCount: moved ? 1 : 0,
+        wins: t.kind === 'win' && !t.held ? units(t.amount) : 0n,
+        rolledBack: t.kind === 'rollback' && !voided ? units(t.amount) : 0n,
+        voided: voided ? units(t.amount) : 0n,
+      };
+    }),
+    ...released.map((h) => ({ ...key(h), ...zero, wins: units(h.amount) })),
+    ...rounds.map((r) => ({ ...key(r), ...zero, rounds: 1 })),
+  ];
+}
+
+type Dimension = 'day' | 'provider' | 'game' | 'currency' | 'player';
+const FIELD: Record<Dimension, keyof Movement> = { day: 'day', provider: 'provider', game: 'game_id', currency: 'currency', player: 'player_id' };
+
+/** The report's cells as the raw rows add up, in the API's shape. */
+function expectedCells(movements: Movement[], groupBy: Dimension[], from: string, to: string) {
+  const cells = new Map<string, { key: Record<string, string>; sums: Movement; players: Set<string> }>();
+  for (const m of movements.filter((m) => m.day >= from && m.day <= to)) {
+    const dims = [...new Set<Dimension>([...groupBy, 'currency'])];
+    const key = Object.fromEntries(dims.map((d) => [FIELD[d], m[FIELD[d]] as string]));
+    const id = JSON.stringify(Object.entries(key).sort());
+    const cell = cells.get(id) ?? { key, sums: { ...m, bets: 0n, betCount: 0, wins: 0n, rolledBack: 0n, voided: 0n, rounds: 0 }, players: new Set() };
+    cell.sums.bets += m.bets;
+    cell.sums.wins += m.wins;
+    cell.sums.rolledBack += m.rolledBack;
+    cell.sums.voided += m.voided;
+    cell.sums.rounds += m.rounds;
+    if (m.betCount > 0) cell.players.add(m.player_id);
+    cells.set(id, cell);
+  }
+  return [...cells.values()].map(({ key, sums, players }) => ({
+    ...key, bets: money(sums.bets), wins: money(sums.wins), free_round_wins: '0.0000', rolled_back: money(sums.rolledBack),
+    voided: money(sums.voided), ggr: money(sums.bets - sums.rolledBack - sums.voided - sums.wins), rounds: sums.rounds, players: players.size,
+  }));
+}
+
+const byKey = (cells: Record<string, unknown>[]) =>
+  [...cells].sort((a, b) => JSON.stringify([a.day, a.provider, a.game_id, a.currency, a.player_id])
+    .localeCompare(JSON.stringify([b.day, b.provider, b.game_id, b.currency, b.player_id])));
+
+async function report(operator: Operator, query: string) {
+  const response = await handle(new Request(`http://api.test/v3/reports/ggr?${query}`, { headers: { authorization: `Bearer ${operator.key}` } }));
+  const body = await response.json();
+  expectResponseMatches('getGgrReport', response, body);
+  expect(response.status, JSON.stringify(body)).toBe(200);
+  return body as { data: Record<string, unknown>[]; totals: Record<string, unknown>[] };
+}
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+async function checkEveryCell(operator: Operator) {
+  const movements = await rawMovements(operator.account.id);
+  const [from, to] = [day(-8), day(1)];
+  const limited = `pragmatic-play:${limitedGame}`;
+  const views: [string, Dimension[], (m: Movement) => boolean][] = [
+    ['', [], () => true],
+    ['&group_by=day', ['day'], () => true],
+    ['&group_by=day,provider', ['day', 'provider'], () => true],
+    ['&group_by=game,player', ['game', 'player'], () => true],
+    ['&group_by=player,currency,game,provider,day', ['day', 'provider', 'game', 'currency', 'player'], () => true],
+    ['&group_by=day&currency=EUR', ['day'], (m) => m.currency === 'EUR'],
+    ['&group_by=player&provider=spribe', ['player'], (m) => m.provider === 'spribe'],
+    [`&group_by=day&game_id=${limited}`, ['day'], (m) => m.game_id === limited],
+  ];
+  for (const [query, groupBy, filter] of views) {
+    const body = await report(operator, `from=${from}&to=${to}${query}`);
+    expect(byKey(body.data), query).toEqual(byKey(expectedCells(movements.filter(filter), groupBy, from, to)));
+    expect(byKey(body.totals), query).toEqual(byKey(expectedCells(movements.filter(filter), [], from, to)));
+  }
+  // A window of some days only: the days outside it count nowhere.
+  const some = await report(operator, `from=${day(-4)}&to=${day(-2)}&group_by=day`);
+  expect(byKey(some.data)).toEqual(byKey(expectedCells(movements, ['day'], day(-4), day(-2))));
+  return movements;
+}
+
+describe('GGR reports against the raw rows', () => {
+  it('equal a sum over the raw rows in every cell, read live and again rolled up, and the rounds\' own totals', async () => {
+    await fc.assert(fc.asyncProperty(play, async ({ transfer, seamless }) => {
+      const operator = await newOperator(sql, 'reports');
+      for (const currency of CURRENCIES) {
+        await sql`insert into public.wallet (client_id, currency_code, is_primary) values (${operator.account.id}, ${currency}, ${currency === 'EUR'})`;
+        await sql`select * from public.record_transaction(${operator.account.id}::uuid, ${currency}, 'deposit', 1000000::numeric)`;
+      }
+      for (const r of transfer) await playRound(operator, r);
+      if (seamless.length) {
+        const [changed] = await sql`select * from private.change_wallet_settings(${operator.account.id}, true, 'seamless',
+          'https://wallet.example/cgs', false)`;
+        expect(changed.outcome).toBe('updated');
+        for (const r of seamless) await playRound(operator, r);
+      }
+      await spreadOverDays(operator, [...transfer, ...seamless]);
+
+      // Read live (nothing rolled up: the report function rolls up before reading, so first
+      // the raw-row function itself), then through the API, which rolls the closed days up.
+      const live = await sql<Record<string, string>[]>`
+        select c.day::text, gp.slug as provider, gp.slug || ':' || c.game as game_id, c.currency_code as currency, c.player_id,
+               c.bets::text, c.bet_count::int, c.wins::text, c.rolled_back::text, c.voided::text, c.rounds::int
+        from private.ggr_cells(${operator.account.id}, true, now() - interval '30 days', now() + interval '1 day') c
+        join public.game_provider gp on gp.id = c.provider_id`;
+      const all: Dimension[] = ['day', 'provider', 'game', 'currency', 'player'];
+      const raw = await rawMovements(operator.account.id);
+      expect(byKey(expectedCells(live.map((c) => ({
+        ...c, bets: units(c.bets), betCount: Number(c.bet_count), wins: units(c.wins), rolledBack: units(c.rolled_back),
+        voided: units(c.voided), rounds: Number(c.rounds),
+      } as Movement)), all, day(-30), day(1)))).toEqual(byKey(expectedCells(raw, all, day(-30), day(1))));
+      const movements = await checkEveryCell(operator);
+      const [rolled] = await sql`select through from private.ggr_rolled_up where client_id = ${operator.account.id}`;
+      expect(rolled?.through ?? null).not.toBeNull();
+      await checkEveryCell(operator);
+
+      // The rounds' own totals, kept by the engine: bets net of rollbacks and voids, wins paid.
+      const totals = await sql`select currency_code as currency, sum(total_bet)::text as bet, sum(total_win)::text as win
+        from public.game_round where client_id = ${operator.account.id} group by 1`;
+      for (const t of totals) {
+        const mine = movements.filter((m) => m.currency === t.currency);
+        const sum = (f: (m: Movement) => bigint) => mine.reduce((s, m) => s + f(m), 0n);
+        expect(money(sum((m) => m.bets - m.rolledBack - m.voided))).toBe(money(units(t.bet)));
+        expect(money(sum((m) => m.wins))).toBe(money(units(t.win)));
+      }
+    }), { numRuns: 12 });
+  }, 600_000);
+});
