@@ -27,6 +27,8 @@ const RESPONSIBLE = '20261121001000_responsible_gaming.sql';
 const LEAN = '20261125000100_lean_bet_path.sql';
 // Replaces round_bet, round_win, round_rollback and move_money: their mutations live here.
 const ENGINE = '20261126000100_lean_engine.sql';
+// Replaces private.claim_wallet_calls (the seamless wallet migration): its mutations live here.
+const NOWHERE = '20261126000500_wallet_call_nowhere.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -335,7 +337,7 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a wallet call already finished is finished again',
   },
   {
-    id: 'seamless-3', file: SEAMLESS, tests: seamlessTests,
+    id: 'seamless-3', file: NOWHERE, tests: seamlessTests,
     find: "where d.status = 'pending' and d.action <> 'debit' and d.next_attempt_at <= now()",
     replace: "where d.status = 'pending' and d.next_attempt_at <= now()",
     description: 'the runner retries debits, not only credits and rollbacks',
@@ -373,7 +375,7 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a win waits for any debit of its round, even one the operator answered',
   },
   {
-    id: 'seamless-10', file: SEAMLESS, tests: seamlessTests,
+    id: 'seamless-10', file: NOWHERE, tests: seamlessTests,
     find: "where d.status = 'pending' and d.action = 'debit' and d.next_attempt_at <= now()",
     replace: "where d.status = 'pending' and d.action = 'debit'",
     description: 'the runner fails a debit whose caller is still waiting for the operator',
@@ -389,6 +391,12 @@ export const sqlMutations: SqlMutation[] = [
     find: "perform private.count_loss(call.client_id, call.livemode, call.request->>'player_id', call.request->>'currency', -t.amount, false);\n    delete",
     replace: "perform private.count_loss(call.client_id, call.livemode, call.request->>'player_id', call.request->>'currency', t.amount, false);\n    delete",
     description: "a debit the operator refused stays counted in the player's losses (counted twice)",
+  },
+  {
+    id: 'seamless-13', file: NOWHERE, tests: ['tests/webhooks/delivery.test.ts'],
+    find: /coalesce\(private\.wallet_call_json\(c\.id, c\.attempts, c\.client_id, c\.livemode, c\.request\),\s+json_build_object\([^;]*\)\)\s+from claimed c;/,
+    replace: 'private.wallet_call_json(c.id, c.attempts, c.client_id, c.livemode, c.request)\n  from claimed c;',
+    description: 'a due call whose client has no wallet settings (or secret) any more is claimed as null, and the runner stops for every client',
   },
   // The ledger and the test players' balances.
   {

@@ -143,4 +143,16 @@ describe("a seamless wallet's answer is taken only as the contract writes it", (
     expect(balanceA).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(balanceB).not.toBe(balanceA);
   });
+
+  it("a queued call with no url or no secret (its client's wallet settings gone since it was queued) fails saying why, sending nothing", async () => {
+    const sent = ids.length;
+    const queued = { call_id: randomUUID(), attempt: 1, url, secrets: [current], request: request('credit', '1') };
+    const settings = { timeoutMs: 5_000, allowPrivateUrls: true };
+    const nowhere = { kind: 'failed', reason: 'the client has no wallet url and signing secret to call' };
+    // As private.claim_wallet_calls hands such a call out; and either half missing alone.
+    expect(await sendWalletCall({ ...queued, url: null, secrets: [] }, settings)).toEqual(nowhere);
+    expect(await sendWalletCall({ ...queued, url: null }, settings)).toEqual(nowhere);
+    expect(await sendWalletCall({ ...queued, secrets: [] }, settings)).toEqual(nowhere);
+    expect(ids.length).toBe(sent);
+  });
 });

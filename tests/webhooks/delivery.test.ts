@@ -14,7 +14,8 @@ import { createApp } from '../../supabase/functions/v3/app.ts';
 import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { signUp } from '../helpers/db.ts';
-import { isolatedDatabase } from '../helpers/api.ts';
+import { isolatedDatabase, newOperator } from '../helpers/api.ts';
+import { launchToken, providerCalls } from '../helpers/provider-api.ts';
 
 // The receivers are on loopback, which only local runs may call.
 const local = { allowPrivateUrls: true };
@@ -389,5 +390,47 @@ describe('draining deliveries (drainDeliveries, what a scheduled runner calls)',
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe('a seamless wallet call whose client has no wallet to call any more', () => {
+  // The runner serves every client: a due call it cannot send (the client's wallet settings, or the
+  // secret that signs for them, gone since it was queued) is a failed attempt of that call, recorded
+  // with why, and the same run still sends every other client's deliveries.
+  it('is a failed attempt saying why, retried on the schedule, and every other delivery still goes', async () => {
+    const app = createApp({ sql: runner, signer: await createSessionTokenSigner({ issuer: 'test' }), config: local });
+    const providerKey = (await owner`select key from public.issue_provider_key('pragmatic-play')`)[0].key as string;
+    /** A seamless operator whose bet's debit found nobody answering: its compensating rollback is due. */
+    const dueRollback = async (name: string): Promise<{ client: string; call: string }> => {
+      const operator = await newOperator(owner, name);
+      // Nothing listens on the discard port: the debit fails at once.
+      await owner`select * from private.change_wallet_settings(${operator.account.id}, true, 'seamless', 'http://127.0.0.1:9/', false)`;
+      const token = await launchToken(app, operator);
+      const bet = await providerCalls(app, providerKey)('bets', {
+        session_token: token, transaction_id: randomUUID(), round_id: randomUUID(), amount: '1',
+      });
+      expect(bet).toMatchObject({ status: 502, body: { code: 'wallet_failed' } });
+      const [call] = await owner`
+        select id from public.wallet_call where client_id = ${operator.account.id} and action = 'rollback' and status = 'pending'`;
+      return { client: operator.account.id, call: call.id };
+    };
+    const settingsGone = await dueRollback('walletless');
+    await owner`delete from public.wallet_setting where client_id = ${settingsGone.client}`;
+    const secretGone = await dueRollback('secretless');
+    await owner`delete from private.wallet_secret where client_id = ${secretGone.client}`;
+    answer = { status: 204 };
+    const other = await pendingEvent();
+
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, delivered: 1, wallet_calls: 2, wallet_retrying: 2 });
+    expect(await deliveryOf(other.delivery)).toMatchObject({ status: 'delivered' });
+    const calls = await owner`
+      select id, status, attempts, last_error, next_attempt_at > now() + interval '3 seconds' as later
+      from public.wallet_call where id in (${settingsGone.call}, ${secretGone.call})`;
+    const why = 'the client has no wallet url and signing secret to call';
+    expect(Object.fromEntries(calls.map(({ id, ...call }) => [id, call]))).toEqual({
+      [settingsGone.call]: { status: 'pending', attempts: 1, last_error: why, later: true },
+      [secretGone.call]: { status: 'pending', attempts: 1, last_error: why, later: true },
+    });
+    await owner`update public.wallet_call set status = 'failed', completed_at = now() where status = 'pending'`;
   });
 });

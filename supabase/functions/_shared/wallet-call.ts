@@ -76,11 +76,15 @@ function failureReason(failure: Extract<SignedAnswer, { failure: string }>, time
   }
 }
 
-/** A call as the database hands it out (private.wallet_call_json); no call_id for a balance request. */
+/**
+ * A call as the database hands it out (private.wallet_call_json); no call_id for a balance request.
+ * No url and no secrets: a call the runner claimed for a client whose wallet settings (or the secret
+ * that signs for them) are gone since it was queued (private.claim_wallet_calls).
+ */
 export interface QueuedWalletCall {
   call_id: string | null;
   attempt: number;
-  url: string;
+  url: string | null;
   secrets: string[];
   request: WalletRequest;
 }
@@ -94,7 +98,10 @@ export interface WalletCallSettings extends OutboundOptions {
 export const WALLET_TIMEOUT_MS = { fallback: 3_000, max: 10_000 };
 
 /** Sends a queued call, its url checked as webhook urls are, at each attempt. */
-export function sendWalletCall(call: QueuedWalletCall, settings: WalletCallSettings): Promise<WalletAnswer> {
+export async function sendWalletCall(call: QueuedWalletCall, settings: WalletCallSettings): Promise<WalletAnswer> {
+  // Nowhere to send it, nothing to sign it with: a failed attempt of this call alone, which the
+  // runner records; the runner serves every client, so it must not throw.
+  if (call.url === null || !call.secrets.length) return { kind: 'failed', reason: 'the client has no wallet url and signing secret to call' };
   return callWallet(call.request, { ...settings, url: call.url, secrets: call.secrets, messageId: call.call_id ?? crypto.randomUUID() });
 }
 
