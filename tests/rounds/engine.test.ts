@@ -101,6 +101,18 @@ describe('the round engine, transfer mode', () => {
     expect(await bet(s, id('bet'), round, '1')).toMatchObject({ outcome: 'round_closed' });
   });
 
+  it('a round closes with the bet that says round_closed, its first or a later one', async () => {
+    const s = await session();
+    const [first, later] = [id('round'), id('round')];
+    expect(await bet(s, id('bet'), first, '1', true)).toMatchObject({ outcome: 'ok' });
+    expect(await roundOf(first)).toMatchObject({ status: 'closed', total_bet: '1.0000', closed_at: expect.any(Date) });
+    await bet(s, id('bet'), later, '1');
+    expect(await roundOf(later)).toMatchObject({ status: 'open', closed_at: null });
+    expect(await bet(s, id('bet'), later, '2', true)).toMatchObject({ outcome: 'ok' });
+    expect(await roundOf(later)).toMatchObject({ status: 'closed', total_bet: '3.0000', closed_at: expect.any(Date) });
+    expect(await bet(s, id('bet'), later, '1')).toMatchObject({ outcome: 'round_closed' });
+  });
+
   it('refuses a rollback naming a win (invalid_rollback) and moves nothing: balance, ledger and round unchanged', async () => {
     const s = await session();
     const [b, w, round] = [id('bet'), id('win'), id('round')];
