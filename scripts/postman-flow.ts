@@ -117,7 +117,7 @@ export const flow: { folder: string; description: string; steps: Record<string, 
   },
   {
     folder: 'reports',
-    description: 'Today\'s GGR by day and provider, and today\'s reconciliation, where the round just played shows (in the key\'s mode).',
+    description: 'Today\'s GGR by day and provider, today\'s reconciliation, where the round just played shows (in the key\'s mode), and this month\'s statement.',
     steps: {
       getGgrReport: {
         prerequest: ['pm.collectionVariables.set("reportDay", new Date().toISOString().slice(0, 10));'],
@@ -127,6 +127,11 @@ export const flow: { folder: string; description: string; steps: Record<string, 
       listReconciliationTransactions: {
         query: { date: '{{reportDay}}' },
         tests: ['pm.test("the day\'s totals come first", function () { pm.expect(body.totals).to.be.an("array"); });'],
+      },
+      getStatement: {
+        path: { month: '{{reportMonth}}' },
+        prerequest: ['pm.collectionVariables.set("reportMonth", new Date().toISOString().slice(0, 7));'],
+        tests: ['pm.test("a test key\'s statement owes nothing", function () { pm.expect(body.fee_rate).to.equal(null); });'],
       },
     },
   },

@@ -64,6 +64,22 @@ export type Database = {
         };
         Relationships: [];
       };
+      "client_contract": {
+        Row: {
+          "client_id": string;
+          "fee_rate": number;
+        };
+        ComputedFields: never;
+        Insert: {
+          "client_id": string;
+          "fee_rate": number;
+        };
+        Update: {
+          "client_id"?: string;
+          "fee_rate"?: number;
+        };
+        Relationships: [];
+      };
       "client_jurisdiction": {
         Row: {
           "client_id": string;
@@ -759,6 +775,67 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: "currency";
             referencedColumns: ["code"];
+          },
+        ];
+      };
+      "monthly_statement": {
+        Row: {
+          "amount_due": number;
+          "bets": number;
+          "client_id": string;
+          "currency_code": string;
+          "fee_rate": number;
+          "ggr": number;
+          "issued_at": string;
+          "month": string;
+          "provider_id": string;
+          "rolled_back": number;
+          "voided": number;
+          "wins": number;
+        };
+        ComputedFields: never;
+        Insert: {
+          "amount_due": number;
+          "bets": number;
+          "client_id": string;
+          "currency_code": string;
+          "fee_rate": number;
+          "ggr": number;
+          "issued_at"?: string;
+          "month": string;
+          "provider_id": string;
+          "rolled_back": number;
+          "voided": number;
+          "wins": number;
+        };
+        Update: {
+          "amount_due"?: number;
+          "bets"?: number;
+          "client_id"?: string;
+          "currency_code"?: string;
+          "fee_rate"?: number;
+          "ggr"?: number;
+          "issued_at"?: string;
+          "month"?: string;
+          "provider_id"?: string;
+          "rolled_back"?: number;
+          "voided"?: number;
+          "wins"?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "monthly_statement_currency_code_fkey";
+            columns: ["currency_code"];
+            isOneToOne: false;
+            referencedRelation: "currency";
+            referencedColumns: ["code"];
+          },
+          {
+            foreignKeyName: "monthly_statement_provider_id_fkey";
+            columns: ["provider_id"];
+            isOneToOne: false;
+            referencedRelation: "game_provider";
+            referencedColumns: ["id"];
           },
         ];
       };
@@ -1487,6 +1564,7 @@ export type Database = {
           "key_prefix": string;
         }[];
       };
+      "issue_statements": { Args: { "month": string }; Returns: number };
       "record_transaction": {
         Args: {
           "amount": number;

@@ -160,6 +160,40 @@ end;
 $$;
 revoke execute on function private.roll_up_ggr from public, anon, authenticated, service_role;
 
+-- A client's play of one mode on the days from_day to to_day, at the roll-up's grain: the days
+-- rolled up read from private.ggr_day (rolled up first, live mode), the others summed from the raw
+-- rows. What every report and statement reads.
+create function private.ggr_rows(client_id uuid, livemode boolean, from_day date, to_day date)
+returns table (
+  day date, provider_id uuid, game text, currency_code text, player_id text,
+  bets numeric, bet_count bigint, wins numeric, rolled_back numeric, voided numeric, rounds bigint
+)
+language plpgsql
+set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  through date;
+  live_from date;
+begin
+  if ggr_rows.livemode then
+    through := private.roll_up_ggr(ggr_rows.client_id);
+  end if;
+  live_from := greatest(ggr_rows.from_day, coalesce(through + 1, ggr_rows.from_day));
+  return query
+    select d.day, d.provider_id, d.game, d.currency_code, d.player_id, d.bets, d.bet_count, d.wins, d.rolled_back, d.voided, d.rounds
+    from private.ggr_day d
+    where ggr_rows.livemode and d.client_id = ggr_rows.client_id and d.day >= ggr_rows.from_day
+      and d.day <= least(ggr_rows.to_day, through)
+    union all
+    select c.day, c.provider_id, c.game, c.currency_code, c.player_id, c.bets, c.bet_count, c.wins, c.rolled_back, c.voided, c.rounds
+    from private.ggr_cells(ggr_rows.client_id, ggr_rows.livemode, live_from::timestamp at time zone 'UTC',
+                           (ggr_rows.to_day + 1)::timestamp at time zone 'UTC') c
+    where live_from <= ggr_rows.to_day;
+end;
+$$;
+revoke execute on function private.ggr_rows from public, anon, authenticated, service_role;
+
 -- Money as the API writes it: four decimals, whatever the sum's scale.
 create function private.money_text(amount numeric) returns text
 language sql immutable
@@ -185,7 +219,6 @@ set search_path = ''
 as $$
 declare
   caller record;
-  through date;
   by_day boolean := 'day' = any(group_by);
   by_provider boolean := 'provider' = any(group_by);
   by_game boolean := 'game' = any(group_by);
@@ -196,21 +229,9 @@ begin
     return query select 'unauthorized'::text, null::text;
     return;
   end if;
-  if caller.livemode then
-    through := private.roll_up_ggr(caller.client_id);
-  end if;
   return query
   with raw as (
-    select d.day, d.provider_id, d.game, d.currency_code, d.player_id, d.bets, d.bet_count, d.wins, d.rolled_back, d.voided, d.rounds
-    from private.ggr_day d
-    where caller.livemode and d.client_id = caller.client_id and d.day >= ggr_report.from_day
-      and d.day <= least(ggr_report.to_day, through)
-    union all
-    select c.day, c.provider_id, c.game, c.currency_code, c.player_id, c.bets, c.bet_count, c.wins, c.rolled_back, c.voided, c.rounds
-    from private.ggr_cells(caller.client_id, caller.livemode,
-                           greatest(ggr_report.from_day, coalesce(through + 1, ggr_report.from_day))::timestamp at time zone 'UTC',
-                           (ggr_report.to_day + 1)::timestamp at time zone 'UTC') c
-    where greatest(ggr_report.from_day, coalesce(through + 1, ggr_report.from_day)) <= ggr_report.to_day
+    select * from private.ggr_rows(caller.client_id, caller.livemode, ggr_report.from_day, ggr_report.to_day)
   ), keyed as (
     select case when by_day then r.day end as g_day,
            case when by_provider then gp.slug end as g_provider,
@@ -342,3 +363,210 @@ begin
 end;
 $$;
 revoke execute on function private.reconciliation_page from public, anon, authenticated, service_role;
+
+-- ============================================================================================
+-- Statements: what a client owes for a month of play. Staff set each client's fee rate (its
+-- contract); a month's statement is its GGR per provider and currency, and the fee due on each:
+-- the GGR times the rate, rounded to four places, nothing on a line whose GGR is not positive (a
+-- loss is not carried to another line or month). A month is issued once all its days are rolled
+-- up (an hour after it ends) and the client has a contract: its lines are then written once, with
+-- the rate of that moment, and never change. Until then a statement is read live, `open`, at the
+-- rate now. Clients read their own statements and contract, staff all; staff write contracts; the
+-- lines are written only by the issuing function.
+-- ============================================================================================
+create table public.client_contract (
+  client_id uuid primary key references auth.users (id) on delete cascade,
+  -- The share of positive GGR the client pays, 0 to 1 (0.15 is 15 %).
+  fee_rate numeric(7, 6) not null,
+  constraint client_contract_fee_rate_range check (fee_rate >= 0 and fee_rate <= 1)
+);
+comment on table public.client_contract is
+  'Each client''s contract terms set by staff: the fee rate its monthly statements charge on positive GGR.';
+
+create table public.monthly_statement (
+  client_id uuid not null references auth.users (id) on delete cascade,
+  -- The month's first day.
+  month date not null,
+  provider_id uuid not null references public.game_provider (id),
+  currency_code text not null references public.currency (code),
+  bets numeric not null,
+  wins numeric not null,
+  rolled_back numeric not null,
+  voided numeric not null,
+  ggr numeric not null,
+  fee_rate numeric(7, 6) not null,
+  amount_due numeric not null,
+  issued_at timestamptz not null default now(),
+  constraint monthly_statement_pkey primary key (client_id, month, provider_id, currency_code),
+  constraint monthly_statement_month_first_day check (extract(day from month) = 1),
+  constraint monthly_statement_amount_due_nonnegative check (amount_due >= 0)
+);
+comment on table public.monthly_statement is
+  'Issued monthly statements, a line per provider and currency: GGR, the fee rate then, the amount due. Written once.';
+create index monthly_statement_provider_id_idx on public.monthly_statement (provider_id);
+create index monthly_statement_currency_code_idx on public.monthly_statement (currency_code);
+
+alter table public.client_contract enable row level security;
+alter table public.monthly_statement enable row level security;
+
+grant select on public.client_contract to authenticated;
+grant select, insert, update, delete on public.client_contract to staff;
+grant all on public.client_contract to service_role;
+grant select on public.monthly_statement to authenticated, staff, service_role;
+
+-- Issues the client's statement for the month starting `month` if it can be (the month rolled up,
+-- a contract): true when it is issued, now or before. Once per client and month.
+create function private.issue_statement(client_id uuid, month date) returns boolean
+language plpgsql
+set search_path = ''
+as $$
+declare
+  month_end date := (issue_statement.month + interval '1 month')::date - 1;
+  rate numeric;
+begin
+  -- Rolled up through the month's end (a client that never played: once the month is closed).
+  if month_end > coalesce(private.roll_up_ggr(issue_statement.client_id),
+                          ((now() - interval '1 hour') at time zone 'UTC')::date - 1) then
+    return false;
+  end if;
+  select c.fee_rate into rate from public.client_contract c where c.client_id = issue_statement.client_id;
+  if rate is null then
+    return false;
+  end if;
+  perform pg_advisory_xact_lock(hashtextextended(issue_statement.client_id::text || ' statement ' || issue_statement.month, 0));
+  if not exists (select 1 from public.monthly_statement s
+                 where s.client_id = issue_statement.client_id and s.month = issue_statement.month) then
+    insert into public.monthly_statement
+      (client_id, month, provider_id, currency_code, bets, wins, rolled_back, voided, ggr, fee_rate, amount_due)
+    select issue_statement.client_id, issue_statement.month, d.provider_id, d.currency_code, sum(d.bets), sum(d.wins),
+           sum(d.rolled_back), sum(d.voided), sum(d.bets - d.rolled_back - d.voided - d.wins), rate,
+           round(greatest(sum(d.bets - d.rolled_back - d.voided - d.wins), 0) * rate, 4)
+    from private.ggr_day d
+    where d.client_id = issue_statement.client_id and d.day >= issue_statement.month and d.day <= month_end
+    group by d.provider_id, d.currency_code;
+  end if;
+  return true;
+end;
+$$;
+revoke execute on function private.issue_statement from public, anon, authenticated, service_role;
+
+-- GET /v3/statements/{month}: the caller's statement for the month starting `month` in its key's
+-- mode (a test key's is of its test play, never issued). Outcomes: unauthorized, not_found (a month
+-- not begun), found (statement: the JSON).
+create function private.read_statement(key_hash text, month date) returns table (outcome text, statement text)
+language plpgsql
+set search_path = ''
+as $$
+declare
+  caller record;
+  issued boolean := false;
+  rate numeric;
+  month_end date := (read_statement.month + interval '1 month')::date - 1;
+begin
+  select * into caller from private.authenticate_api_key(read_statement.key_hash);
+  if caller.key_id is null then
+    return query select 'unauthorized'::text, null::text;
+    return;
+  elsif read_statement.month > (now() at time zone 'UTC')::date then
+    return query select 'not_found'::text, null::text;
+    return;
+  end if;
+  if caller.livemode then
+    issued := private.issue_statement(caller.client_id, read_statement.month);
+  end if;
+  select c.fee_rate into rate from public.client_contract c where c.client_id = caller.client_id and caller.livemode;
+  return query
+  with lines as (
+    select gp.slug as provider, s.currency_code, s.bets, s.wins, s.rolled_back, s.voided, s.ggr, s.fee_rate, s.amount_due, s.issued_at
+    from public.monthly_statement s
+    join public.game_provider gp on gp.id = s.provider_id
+    where issued and s.client_id = caller.client_id and s.month = read_statement.month
+    union all
+    select gp.slug, r.currency_code, sum(r.bets), sum(r.wins), sum(r.rolled_back), sum(r.voided),
+           sum(r.bets - r.rolled_back - r.voided - r.wins), rate,
+           round(greatest(sum(r.bets - r.rolled_back - r.voided - r.wins), 0) * rate, 4), null
+    from private.ggr_rows(caller.client_id, caller.livemode, read_statement.month, month_end) r
+    join public.game_provider gp on gp.id = r.provider_id
+    where not issued
+    group by gp.slug, r.currency_code
+  )
+  select 'found'::text, json_build_object(
+    'object', 'statement', 'month', to_char(read_statement.month, 'YYYY-MM'), 'livemode', caller.livemode,
+    'status', case when issued then 'issued' else 'open' end,
+    'fee_rate', coalesce((select max(l.fee_rate) from lines l), rate)::numeric(7, 6)::text,
+    'issued_at', (select max(l.issued_at) from lines l),
+    'lines', coalesce((select json_agg(json_build_object(
+               'provider', l.provider, 'currency', l.currency_code, 'bets', private.money_text(l.bets),
+               'wins', private.money_text(l.wins), 'free_round_wins', private.money_text(0),
+               'rolled_back', private.money_text(l.rolled_back), 'voided', private.money_text(l.voided),
+               'ggr', private.money_text(l.ggr),
+               'amount_due', case when l.fee_rate is not null then private.money_text(l.amount_due) end)
+               order by l.provider, l.currency_code) from lines l), '[]'),
+    'totals', coalesce((select json_agg(json_build_object(
+                'currency', t.currency_code, 'ggr', private.money_text(t.ggr),
+                'amount_due', case when t.priced then private.money_text(t.amount_due) end) order by t.currency_code)
+              from (select l.currency_code, sum(l.ggr) as ggr, sum(l.amount_due) as amount_due, bool_and(l.fee_rate is not null) as priced
+                    from lines l group by l.currency_code) t), '[]'))::text;
+end;
+$$;
+revoke execute on function private.read_statement from public, anon, authenticated, service_role;
+
+-- Staff issue the month's statements of every client with a contract whose month is rolled up:
+-- how many are issued (now or before).
+create function private.issue_statements(month date) returns int
+language plpgsql
+-- security definer: staff may not write statements themselves; this is the one way they are issued.
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_staff('issue statements');
+  if extract(day from issue_statements.month) <> 1 then
+    raise exception 'month must be a month''s first day' using errcode = '22023';
+  end if;
+  return (select count(*) filter (where private.issue_statement(c.client_id, issue_statements.month))::int
+          from public.client_contract c);
+end;
+$$;
+revoke execute on function private.issue_statements from public, anon, authenticated;
+grant execute on function private.issue_statements to staff, service_role;
+
+create function public.issue_statements(month date) returns int
+language sql
+set search_path = ''
+as $$
+  select private.issue_statements(issue_statements.month);
+$$;
+comment on function public.issue_statements(date) is
+  'Staff: issues the month''s statements (month: its first day) of every client with a contract, once the month is rolled up.';
+revoke execute on function public.issue_statements(date) from public, anon;
+grant execute on function public.issue_statements(date) to authenticated, staff, service_role;
+
+create policy "clients read their own contract"
+  on public.client_contract for select to authenticated
+  using (client_id = (select private.uid()));
+
+create policy "staff read all contracts"
+  on public.client_contract for select to staff
+  using (true);
+
+create policy "staff create contracts"
+  on public.client_contract for insert to staff
+  with check ((select private.is_staff()));
+
+create policy "staff update contracts"
+  on public.client_contract for update to staff
+  using ((select private.is_staff()))
+  with check ((select private.is_staff()));
+
+create policy "staff delete contracts"
+  on public.client_contract for delete to staff
+  using ((select private.is_staff()));
+
+create policy "clients read their own statements"
+  on public.monthly_statement for select to authenticated
+  using (client_id = (select private.uid()));
+
+create policy "staff read all statements"
+  on public.monthly_statement for select to staff
+  using (true);

@@ -10,24 +10,24 @@ const callable = {
   // private.uid(): the caller's id in read policies, which run as the caller.
   authenticated: [
     'private.check_request', 'private.is_staff', 'private.require_staff', 'private.uid',
-    'public.import_games', 'public.issue_api_key', 'public.issue_provider_key', 'public.record_transaction',
+    'public.import_games', 'public.issue_api_key', 'public.issue_provider_key', 'public.issue_statements', 'public.record_transaction',
     'public.resolve_round', 'public.retry_wallet_call', 'public.review_win', 'public.revoke_api_key',
     'public.revoke_provider_key', 'public.set_wallet_settings',
   ],
   // Staff's own role: the same functions; their guards decide.
   staff: [
-    'private.check_request', 'private.is_staff', 'private.require_staff', 'private.resolve_round', 'private.retry_wallet_call',
+    'private.check_request', 'private.is_staff', 'private.issue_statements', 'private.require_staff', 'private.resolve_round', 'private.retry_wallet_call',
     'private.review_win', 'private.set_wallet_settings', 'private.uid',
-    'public.import_games', 'public.issue_api_key', 'public.issue_provider_key', 'public.record_transaction',
+    'public.import_games', 'public.issue_api_key', 'public.issue_provider_key', 'public.issue_statements', 'public.record_transaction',
     'public.resolve_round', 'public.retry_wallet_call', 'public.review_win', 'public.revoke_api_key',
     'public.revoke_provider_key', 'public.set_wallet_settings',
   ],
   // The service key: the same functions too (private.uid() for transaction.created_by's default);
   // their guards let it through where staff would pass.
   service_role: [
-    'private.check_request', 'private.is_staff', 'private.require_staff', 'private.resolve_round', 'private.retry_wallet_call',
+    'private.check_request', 'private.is_staff', 'private.issue_statements', 'private.require_staff', 'private.resolve_round', 'private.retry_wallet_call',
     'private.review_win', 'private.set_wallet_settings', 'private.uid',
-    'public.import_games', 'public.issue_api_key', 'public.issue_provider_key', 'public.record_transaction',
+    'public.import_games', 'public.issue_api_key', 'public.issue_provider_key', 'public.issue_statements', 'public.record_transaction',
     'public.resolve_round', 'public.retry_wallet_call', 'public.review_win', 'public.revoke_api_key',
     'public.revoke_provider_key', 'public.set_wallet_settings',
   ],

@@ -849,6 +849,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/statements/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Monthly statement
+         * @description The month's GGR per provider and currency, your fee rate (a contract value staff set) and the amount due on each line, in the key's mode. Issued once the month is over (an hour after its last day) and you have a contract; before that, read live as `open`.
+         */
+        get: operations["getStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -1879,6 +1899,43 @@ export interface components {
             has_more: boolean;
             /** @description The first page (no `cursor`): each currency's totals over the whole range, to check before matching lines; null on later pages. */
             totals: components["schemas"]["ReconciliationTotal"][] | null;
+        };
+        StatementLine: {
+            provider: string;
+            currency: string;
+            bets: components["schemas"]["SignedAmount"];
+            wins: components["schemas"]["SignedAmount"];
+            free_round_wins: components["schemas"]["SignedAmount"];
+            rolled_back: components["schemas"]["SignedAmount"];
+            voided: components["schemas"]["SignedAmount"];
+            /** @description `bets - rolled_back - voided - wins`, as GET /v3/reports/ggr counts them. */
+            ggr: components["schemas"]["SignedAmount"];
+            /** @description `ggr` times `fee_rate`, rounded to four places; `0.0000` when `ggr` is not positive; null without a contract (and for test play). */
+            amount_due: components["schemas"]["SignedAmount"] | null;
+        };
+        Statement: {
+            /** @constant */
+            object: "statement";
+            month: string;
+            /** @description A test key's statement is of its test play: never issued, nothing due. */
+            livemode: boolean;
+            /**
+             * @description `issued`: the month is over and rolled up and you have a contract; its lines were written once and never change. `open`: read live, at the rate now.
+             * @enum {string}
+             */
+            status: "open" | "issued";
+            /** @description Your contract's share of positive GGR (`0.150000` is 15 %); null until staff set it. */
+            fee_rate: string | null;
+            /** Format: date-time */
+            issued_at: string | null;
+            /** @description One per provider and currency. */
+            lines: components["schemas"]["StatementLine"][];
+            /** @description Per currency: never converted. */
+            totals: {
+                currency: string;
+                ggr: components["schemas"]["SignedAmount"];
+                amount_due: components["schemas"]["SignedAmount"] | null;
+            }[];
         };
     };
     responses: {
@@ -4466,6 +4523,42 @@ export interface operations {
             };
             400: components["responses"]["InvalidParameters"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `YYYY-MM` (UTC).
+                 * @example 2026-10
+                 */
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Statement"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,7 +1,7 @@
 // Reports and reconciliation, the operator's side: GET /v3/reports/ggr (bets, wins, rollbacks,
-// voids, GGR, rounds and players by day, provider, game, currency and player) and GET
+// voids, GGR, rounds and players by day, provider, game, currency and player), GET
 // /v3/reconciliation/transactions (every round transaction of a day or a range, as JSON pages or
-// one streamed CSV), in the key's mode. Each page is one database call that checks the key too;
+// one streamed CSV) and GET /v3/statements/{month} (what the month's play costs), in the key's mode. Each page is one database call that checks the key too;
 // the JSON is the database's, sent as it is (supabase/migrations/..._reports.sql, docs/reports.md).
 import { Hono } from 'hono';
 import { type Caller, type CallerEnv, operatorKey } from '../caller.ts';
@@ -10,12 +10,14 @@ import { jsonTextResponse } from '../http.ts';
 import { CURSOR_UUID, encodeCursor, parseListQuery } from '../list-query.ts';
 import { type FieldError, Problem } from '../problem.ts';
 import type { ApiContext } from '../context.ts';
-import { queryContract, schemaContract } from '../contract.ts';
+import { parameterContract, queryContract, schemaContract } from '../contract.ts';
+import { type Outcome, ownObject } from '../own-object.ts';
 import { resource } from '../resource.ts';
 
 const ggrQuery = queryContract('/v3/reports/ggr');
 const reconciliationQuery = queryContract('/v3/reconciliation/transactions');
 const isDateTime = schemaContract('DateTime');
+const statementMonth = { isId: parameterContract('/v3/statements/{month}', 'get', 'path', 'month'), notFound: 'No statement for this month.' };
 const noStore = { 'cache-control': 'no-store' };
 const DAY_MS = 86_400_000;
 /** A year and a day: a leap year's 366 days, both ends included. */
@@ -29,7 +31,8 @@ export function reportRoutes(ctx: ApiContext): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>({ strict: false });
   const key = operatorKey(ctx.sql);
   resource(app, '/reports/ggr', { get: (c) => ggrReport(ctx, c.var.caller, c.req.raw) }, key);
-  return resource(app, '/reconciliation/transactions', { get: (c) => reconciliation(ctx, c.var.caller, c.req.raw) }, key);
+  resource(app, '/reconciliation/transactions', { get: (c) => reconciliation(ctx, c.var.caller, c.req.raw) }, key);
+  return resource(app, '/statements/:month', { get: (c) => readStatement(ctx, c.var.caller, c.req.param('month')!) }, key);
 }
 
 const invalid = (errors: FieldError[]) => new Problem('invalid_parameters', 'The query has invalid parameters; see `errors`.', { errors });
@@ -190,4 +193,11 @@ async function csvResponse(
       ...noStore,
     },
   });
+}
+
+/** GET /v3/statements/{month}: `YYYY-MM`; a month not begun, or one that cannot be, is 404. */
+export async function readStatement(ctx: ApiContext, caller: Caller, month: string): Promise<Response> {
+  const row = await ownObject(caller, month, statementMonth, (keyHash, found) =>
+    ctx.sql<(Outcome & { statement: string })[]>`select * from private.read_statement(${keyHash}, ${`${found}-01`}::date)`);
+  return jsonTextResponse(200, row.statement, noStore);
 }
