@@ -992,7 +992,7 @@ export type Database = {
       "round_transaction": {
         Row: {
           "amount": number;
-          "client_id": string;
+          "client_id": string | null;
           "created_at": string;
           "id": string;
           "kind": string;
@@ -1010,7 +1010,7 @@ export type Database = {
         ComputedFields: never;
         Insert: {
           "amount": number;
-          "client_id": string;
+          "client_id"?: string | null;
           "created_at"?: string;
           "id"?: string;
           "kind": string;
@@ -1027,7 +1027,7 @@ export type Database = {
         };
         Update: {
           "amount"?: number;
-          "client_id"?: string;
+          "client_id"?: string | null;
           "created_at"?: string;
           "id"?: string;
           "kind"?: string;
@@ -1085,6 +1085,84 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: "currency";
             referencedColumns: ["code"];
+          },
+        ];
+      };
+      "sportsbook_bet": {
+        Row: {
+          "client_id": string;
+          "closed_at": string | null;
+          "currency_code": string;
+          "livemode": boolean;
+          "odds": number;
+          "owed": number;
+          "paid": number;
+          "payout": number;
+          "placed_at": string;
+          "player_id": string;
+          "potential_payout": number;
+          "result": string | null;
+          "round_id": string;
+          "selections": NonNullable<Json>;
+          "settled_at": string | null;
+          "settlement_transaction_id": string | null;
+          "settlements": NonNullable<Json>;
+          "stake": number;
+          "status": string;
+          "updated_at": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "client_id": string;
+          "closed_at"?: string | null;
+          "currency_code": string;
+          "livemode": boolean;
+          "odds": number;
+          "owed"?: number;
+          "paid"?: number;
+          "payout"?: number;
+          "placed_at"?: string;
+          "player_id": string;
+          "potential_payout": number;
+          "result"?: string | null;
+          "round_id": string;
+          "selections": NonNullable<Json>;
+          "settled_at"?: string | null;
+          "settlement_transaction_id"?: string | null;
+          "settlements"?: NonNullable<Json>;
+          "stake": number;
+          "status": string;
+          "updated_at"?: string;
+        };
+        Update: {
+          "client_id"?: string;
+          "closed_at"?: string | null;
+          "currency_code"?: string;
+          "livemode"?: boolean;
+          "odds"?: number;
+          "owed"?: number;
+          "paid"?: number;
+          "payout"?: number;
+          "placed_at"?: string;
+          "player_id"?: string;
+          "potential_payout"?: number;
+          "result"?: string | null;
+          "round_id"?: string;
+          "selections"?: NonNullable<Json>;
+          "settled_at"?: string | null;
+          "settlement_transaction_id"?: string | null;
+          "settlements"?: NonNullable<Json>;
+          "stake"?: number;
+          "status"?: string;
+          "updated_at"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sportsbook_bet_round_id_fkey";
+            columns: ["round_id"];
+            isOneToOne: true;
+            referencedRelation: "game_round";
+            referencedColumns: ["id"];
           },
         ];
       };

@@ -29,6 +29,8 @@ const LEAN = '20261125000100_lean_bet_path.sql';
 const ENGINE = '20261126000100_lean_engine.sql';
 // Replaces private.claim_wallet_calls (the seamless wallet migration): its mutations live here.
 const NOWHERE = '20261126000500_wallet_call_nowhere.sql';
+// The sportsbook (issue 35): its bets, settlements, clawbacks and tombstones.
+const SPORTSBOOK = '20261126000600_sportsbook.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -39,6 +41,7 @@ const restrictionTests = ['tests/compliance/restrictions.test.ts'];
 const modeSwitchTests = ['tests/seamless/mode-switch.test.ts'];
 const suspendedTests = ['tests/rounds/suspended-operator.test.ts'];
 const heldWinTests = ['tests/rounds/held-wins.test.ts'];
+const sportsbookTests = ['tests/sportsbook/engine.test.ts'];
 
 export const sqlMutations: SqlMutation[] = [
   // The round engine.
@@ -602,5 +605,101 @@ export const sqlMutations: SqlMutation[] = [
     find: '"clients read their own webhook deliveries"\n  on public.webhook_delivery for select to authenticated\n  using (client_id = (select private.uid()));',
     replace: '"clients read their own webhook deliveries"\n  on public.webhook_delivery for select to authenticated\n  using (true);',
     description: "a client reads every client's webhook deliveries",
+  },
+  {
+    id: 'sportsbook-1', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "delta numeric := new_payout - bet.payout;",
+    replace: "delta numeric := new_payout;",
+    description: "a settlement pays its whole payout again instead of the difference from the payout in force",
+  },
+  {
+    id: 'sportsbook-2', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "    owed_added := -delta - taken;",
+    replace: "    owed_added := 0;",
+    description: "a clawback the balance cannot cover is dropped instead of owed",
+  },
+  {
+    id: 'sportsbook-3', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "and b.currency_code = bet.currency_code and b.owed > 0 and b.round_id <> bet.round_id",
+    replace: "and b.currency_code = bet.currency_code and false",
+    description: "the player's owed clawbacks are never taken from its next payouts",
+  },
+  {
+    id: 'sportsbook-4', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "    forgiven := least(delta, bet.owed);",
+    replace: "    forgiven := 0;",
+    description: "a rise of a bet's payout pays out while the bet itself owes a clawback",
+  },
+  {
+    id: 'sportsbook-5', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "movement := private.move_money(s, round.currency_code, 'adjustment', -take,",
+    replace: "movement := private.move_money(s, round.currency_code, 'adjustment', take,",
+    description: "an owed clawback taken from a payout credits the float instead of debiting it",
+  },
+  {
+    id: 'sportsbook-6', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "where t.provider_id = c.provider_id and t.kind = 'sportsbook_discard' and t.related_transaction_id = bet_id",
+    replace: "where false",
+    description: "a bet arriving after its discard is taken",
+  },
+  {
+    id: 'sportsbook-7', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "where t.provider_id = began.provider_id and t.kind = 'sportsbook_unsettle'",
+    replace: "where false",
+    description: "a settlement arriving after an unsettle that named it is applied",
+  },
+  {
+    id: 'sportsbook-8', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "refusal := private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, amount, true);",
+    replace: "refusal := private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, 0, true);",
+    description: "a stake is not counted against loss limits at placement",
+  },
+  {
+    id: 'sportsbook-9', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "perform private.count_loss(bet.client_id, bet.livemode, bet.player_id, bet.currency_code, -delta, false);",
+    replace: "perform private.count_loss(bet.client_id, bet.livemode, bet.player_id, bet.currency_code, delta, false);",
+    description: "a payout counts as a loss",
+  },
+  {
+    id: 'sportsbook-10', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "  if (result = 'lost' and payout <> 0) or ",
+    replace: "  if ",
+    description: "a lost bet pays",
+  },
+  {
+    id: 'sportsbook-11', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "  if settlement_transaction_id is null or bet.settlement_transaction_id = settlement_transaction_id then",
+    replace: "  if true then",
+    description: "an unsettle naming a settlement a later one replaced undoes the later one",
+  },
+  {
+    id: 'sportsbook-12', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "  if was in ('reserved', 'discarded', 'closed') then",
+    replace: "  if was in ('reserved', 'discarded') then",
+    description: "a closed bet is settled again",
+  },
+  {
+    id: 'sportsbook-13', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "          case when two_phase then 'reserved' else 'open' end, amount, odds, potential_payout, selections)",
+    replace: "          'open', amount, odds, potential_payout, selections)",
+    description: "a two-phase bet is open before it is committed",
+  },
+  {
+    id: 'sportsbook-14', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "          amount, 'closed', now())",
+    replace: "          amount, 'open', null)",
+    description: "a bet's round is open: casino wins pay on it",
+  },
+  {
+    id: 'sportsbook-15', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "    where b.status = 'reserved' and b.placed_at < now() - after",
+    replace: "    where false",
+    description: "reserved bets left too long are never discarded",
+  },
+  {
+    id: 'sportsbook-16', file: SPORTSBOOK, tests: sportsbookTests,
+    find: "  if bet.status not in ('reserved', 'discarded') then",
+    replace: "  if bet.status not in ('reserved', 'discarded', 'open') then",
+    description: "an open bet is discarded",
   },
 ];
