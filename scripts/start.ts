@@ -9,7 +9,7 @@ import { booleanSetting } from '../supabase/functions/_shared/settings.ts';
 import { sha256Hex } from '../supabase/functions/v3/sha256.ts';
 import { paths, prepareDatabase } from './lib/database.ts';
 import { serveFunction } from './lib/deno-function.ts';
-import { serveStatic } from './lib/static-site.ts';
+import { sandboxPages, serveStatic } from './lib/static-site.ts';
 import { openTarget } from './lib/target.ts';
 
 // The demo operator key supabase/seed.sql gives client@demo.test: local databases only.
@@ -42,7 +42,10 @@ const port = Number(process.env.PORT ?? 54321);
 // The developer portal (npm run portal:build) at the root; mounted even before it is built, so that
 // building it while this runs needs no restart.
 const portal = `${paths.root}portal/.vitepress/dist`;
-const site = await serveStatic({ '/demo/': `${paths.root}sandbox/demo-game`, '/': portal }, Number(process.env.SITE_PORT ?? 54323))
+// The dashboard's calls to the API go through the site's own /api/ (same origin: no CORS for a key).
+const site = await serveStatic({ ...sandboxPages(paths.root), '/': portal }, Number(process.env.SITE_PORT ?? 54323), {
+  '/api/': `http://127.0.0.1:${port}/functions/v1/`,
+})
   .catch(async (error) => {
     await target.stop(); // e.g. the port is taken: leave no database running behind
     throw error;
@@ -63,6 +66,7 @@ const served = await serveFunction({
 });
 console.log(`sessions API: POST ${served.url}/v3/sessions`);
 console.log(`demo game: ${site.url}/demo/ (a test session of cgs-sandbox:lucky-sevens launches it)`);
+console.log(`reports dashboard: ${site.url}/dashboard/ (GGR, top games and a day's reconciliation, with an API key)`);
 console.log(existsSync(`${portal}/index.html`)
   ? `developer portal: ${site.url}/`
   : `developer portal: not built; npm run portal:build builds it (no restart needed), then it is at ${site.url}/`);

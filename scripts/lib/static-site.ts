@@ -3,7 +3,7 @@
 // Hosted, the same folders go to any static host.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 
@@ -23,6 +23,15 @@ const TYPES: Record<string, string> = {
   '.zip': 'application/zip',
   '.whl': 'application/zip',
 };
+
+/** The sandbox's pages, by mount: the demo game, and the reports dashboard with its chart library. */
+export function sandboxPages(root: string): Record<string, string> {
+  return {
+    '/demo/': join(root, 'sandbox/demo-game'),
+    '/dashboard/': join(root, 'sandbox/dashboard'),
+    '/dashboard/vendor/': join(root, 'node_modules/chart.js/dist'),
+  };
+}
 
 export interface StaticSite {
   url: string;
@@ -60,11 +69,38 @@ async function notFoundPage(mounts: [string, string][], pathname: string): Promi
   return null;
 }
 
-/** Serves `mounts` ({ '/demo/': folder }) on 127.0.0.1:`port` (0: any free port). */
-export async function serveStatic(mounts: Record<string, string>, port = 0): Promise<StaticSite> {
+/**
+ * Passes a request on to `target` + the path after its prefix (the query kept), and its answer back
+ * as it streams: the dashboard's calls reach the API from the page's own origin, so the API needs
+ * no CORS for an operator's key.
+ */
+function forward(req: IncomingMessage, res: ServerResponse, target: string, rest: string): void {
+  const url = new URL(target + rest);
+  const headers = { ...req.headers, host: url.host };
+  const onward = request(url, { method: req.method, headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  onward.on('error', () => {
+    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+    res.end('the API did not answer');
+  });
+  req.pipe(onward);
+}
+
+/**
+ * Serves `mounts` ({ '/demo/': folder }) on 127.0.0.1:`port` (0: any free port), and passes paths
+ * under a prefix of `proxies` ({ '/api/': 'http://127.0.0.1:54321/functions/v1/' }) on to its URL.
+ */
+export async function serveStatic(mounts: Record<string, string>, port = 0, proxies: Record<string, string> = {}): Promise<StaticSite> {
   const ordered = Object.entries(mounts).sort(([a], [b]) => b.length - a.length);
   const server = createServer(async (req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://site').pathname;
+    const proxy = Object.entries(proxies).find(([prefix]) => pathname.startsWith(prefix));
+    if (proxy) {
+      forward(req, res, proxy[1], (req.url ?? '/').slice(proxy[0].length));
+      return;
+    }
     const file = req.method === 'GET' || req.method === 'HEAD' ? await resolve(ordered, pathname).catch(() => null) : null;
     if (!file) {
       const readable = req.method === 'GET' || req.method === 'HEAD';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { paths } from '../../scripts/lib/database.ts';
 import { serveFunction, type ServedFunction } from '../../scripts/lib/deno-function.ts';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
-import { serveStatic, type StaticSite } from '../../scripts/lib/static-site.ts';
+import { sandboxPages, serveStatic, type StaticSite } from '../../scripts/lib/static-site.ts';
 import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
 import { isolatedDatabase } from '../helpers/api.ts';
 
@@ -71,8 +71,8 @@ export function browserStack(
     stack.owner = database.owner;
     denoDir = await mkdtemp(join(tmpdir(), 'cgs-deno-'));
     const port = await freePort();
-    stack.site = await serveStatic({ '/demo/': join(paths.root, 'sandbox/demo-game'), ...extra });
     const functionUrl = `http://127.0.0.1:${port}/functions/v1`;
+    stack.site = await serveStatic({ ...sandboxPages(paths.root), ...extra }, 0, { '/api/': `${functionUrl}/` });
     [stack.served, stack.browser] = await Promise.all([
       serveFunction({
         databaseUrl: database.url, port,

@@ -3,6 +3,8 @@
 // sits beside it (api-reference.html and api-reference/, which holds its script), and a path that
 // is nothing is answered 404 with the site's own 404 page, as a static host answers it.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,5 +58,49 @@ describe('the static site', () => {
 
   it('takes GET and HEAD only', async () => {
     expect(await get('/api-reference', 'POST')).toMatchObject({ status: 405, type: 'text/plain' });
+  });
+});
+
+describe('the static site\'s proxy', () => {
+  it('passes a path under its prefix on to the API, query, method, headers and body, and the answer back as it came', async () => {
+    const seen: { method?: string; url?: string; authorization?: string; body?: string } = {};
+    const api = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => {
+        Object.assign(seen, { method: req.method, url: req.url, authorization: req.headers.authorization, body });
+        res.writeHead(422, { 'content-type': 'application/problem+json', 'x-answer': 'kept' }).end('{"code":"nope"}');
+      });
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(api.address() as AddressInfo).port}/functions/v1/`;
+    const proxied = await serveStatic({ '/': join(root, 'portal') }, 0, { '/api/': target });
+    try {
+      const response = await fetch(`${proxied.url}/api/v3/reports/ggr?from=2026-11-01&to=2026-11-02`, {
+        method: 'POST', headers: { authorization: 'Bearer k' }, body: 'payload',
+      });
+      expect({ status: response.status, type: response.headers.get('content-type'), kept: response.headers.get('x-answer'), body: await response.text() })
+        .toEqual({ status: 422, type: 'application/problem+json', kept: 'kept', body: '{"code":"nope"}' });
+      expect(seen).toEqual({ method: 'POST', url: '/functions/v1/v3/reports/ggr?from=2026-11-01&to=2026-11-02', authorization: 'Bearer k', body: 'payload' });
+      // Pages outside the prefix are still the site's.
+      expect((await fetch(`${proxied.url}/`)).status).toBe(200);
+    } finally {
+      await proxied.close();
+      api.closeAllConnections();
+      await new Promise((resolve) => api.close(resolve));
+    }
+  });
+
+  it('answers 502 when the API cannot be reached', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const proxied = await serveStatic({}, 0, { '/api/': `http://127.0.0.1:${port}/` });
+    try {
+      const response = await fetch(`${proxied.url}/api/v3/games`);
+      expect({ status: response.status, body: await response.text() }).toEqual({ status: 502, body: 'the API did not answer' });
+    } finally {
+      await proxied.close();
+    }
   });
 });
