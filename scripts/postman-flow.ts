@@ -196,6 +196,14 @@ export const flow: { folder: string; description: string; steps: Record<string, 
       addFreeRoundPlayers: { path: { id: '{{campaignId}}' }, body: { player_ids: ['{{restrictedPlayerId}}'] } },
       listFreeRoundGrants: { query: { campaign_id: '{{campaignId}}' }, capture: { grantId: 'body.data[0].id' } },
       getFreeRoundGrant: { path: { id: '{{grantId}}' } },
+      providerFreeRounds: {
+        providerKey: true, query: { session_token: '{{sessionToken}}' },
+        tests: ['pm.test("the run\'s player can play its grant", function () { pm.expect(body.data.map(function (g) { return g.campaign_id; })).to.include(pm.collectionVariables.get("campaignId")); });'],
+      },
+      // The demo game pays free rounds per round, and no round of this grant was played: nothing to pay out.
+      providerFreeRoundPayout: {
+        providerKey: true, path: { grant_id: '{{grantId}}' }, body: { transaction_id: '{{$guid}}', amount: '1.00' }, expect: [422],
+      },
       cancelFreeRoundCampaign: {
         path: { id: '{{campaignId}}' },
         tests: ['pm.test("the campaign is cancelled", function () { pm.expect(body.status).to.equal("cancelled"); });'],

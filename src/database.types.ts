@@ -285,8 +285,11 @@ export type Database = {
           "expires_at": string;
           "game": string | null;
           "id": string;
+          "last_round_id": string | null;
           "livemode": boolean;
+          "paid_out_at": string | null;
           "player_id": string;
+          "rounds_open": number;
           "rounds_total": number;
           "rounds_used": number;
           "status": string;
@@ -302,8 +305,11 @@ export type Database = {
           "expires_at": string;
           "game"?: string | null;
           "id"?: string;
+          "last_round_id"?: string | null;
           "livemode": boolean;
+          "paid_out_at"?: string | null;
           "player_id": string;
+          "rounds_open"?: number;
           "rounds_total": number;
           "rounds_used"?: number;
           "status"?: string;
@@ -318,8 +324,11 @@ export type Database = {
           "expires_at"?: string;
           "game"?: string | null;
           "id"?: string;
+          "last_round_id"?: string | null;
           "livemode"?: boolean;
+          "paid_out_at"?: string | null;
           "player_id"?: string;
+          "rounds_open"?: number;
           "rounds_total"?: number;
           "rounds_used"?: number;
           "status"?: string;
@@ -492,6 +501,7 @@ export type Database = {
           "client_id": string;
           "closed_at": string | null;
           "currency_code": string;
+          "free_round_grant_id": string | null;
           "game": string;
           "id": string;
           "livemode": boolean;
@@ -511,6 +521,7 @@ export type Database = {
           "client_id": string;
           "closed_at"?: string | null;
           "currency_code": string;
+          "free_round_grant_id"?: string | null;
           "game": string;
           "id"?: string;
           "livemode": boolean;
@@ -529,6 +540,7 @@ export type Database = {
           "client_id"?: string;
           "closed_at"?: string | null;
           "currency_code"?: string;
+          "free_round_grant_id"?: string | null;
           "game"?: string;
           "id"?: string;
           "livemode"?: boolean;
@@ -994,6 +1006,7 @@ export type Database = {
           "amount": number;
           "client_id": string | null;
           "created_at": string;
+          "free_round_grant_id": string | null;
           "id": string;
           "kind": string;
           "ledger_transaction_id": string | null;
@@ -1012,6 +1025,7 @@ export type Database = {
           "amount": number;
           "client_id"?: string | null;
           "created_at"?: string;
+          "free_round_grant_id"?: string | null;
           "id"?: string;
           "kind": string;
           "ledger_transaction_id"?: string | null;
@@ -1029,6 +1043,7 @@ export type Database = {
           "amount"?: number;
           "client_id"?: string | null;
           "created_at"?: string;
+          "free_round_grant_id"?: string | null;
           "id"?: string;
           "kind"?: string;
           "ledger_transaction_id"?: string | null;
@@ -1678,6 +1693,7 @@ export type Database = {
           "client_id": string;
           "closed_at": string | null;
           "currency_code": string;
+          "free_round_grant_id": string | null;
           "game": string;
           "id": string;
           "livemode": boolean;

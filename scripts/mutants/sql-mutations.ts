@@ -25,8 +25,10 @@ const COMPLIANCE = '20261121000900_compliance.sql';
 const RESPONSIBLE = '20261121001000_responsible_gaming.sql';
 // Replaces private.move_money (the sandbox migration) and the ledger's event trigger.
 const LEAN = '20261125000100_lean_bet_path.sql';
-// Replaces round_bet, round_win, round_rollback and move_money: their mutations live here.
+// Replaces move_money and adds round_caller: their mutations live here.
 const ENGINE = '20261126000100_lean_engine.sql';
+// Replaces round_bet, round_win and round_rollback (the lean engine's, with free rounds): their mutations live here.
+const FREE_PLAY = '20261126000200_free_round_play.sql';
 // Replaces private.claim_wallet_calls (the seamless wallet migration): its mutations live here.
 const NOWHERE = '20261126000500_wallet_call_nowhere.sql';
 // The sportsbook (issue 35): its bets, settlements, clawbacks and tombstones.
@@ -41,84 +43,85 @@ const restrictionTests = ['tests/compliance/restrictions.test.ts'];
 const modeSwitchTests = ['tests/seamless/mode-switch.test.ts'];
 const suspendedTests = ['tests/rounds/suspended-operator.test.ts'];
 const heldWinTests = ['tests/rounds/held-wins.test.ts'];
+const freeRoundTests = ['tests/free-rounds/play.test.ts'];
 const sportsbookTests = ['tests/sportsbook/engine.test.ts'];
 
 export const sqlMutations: SqlMutation[] = [
   // The round engine.
   {
-    id: 'rounds-1', file: ENGINE, tests: roundTests,
+    id: 'rounds-1', file: FREE_PLAY, tests: roundTests,
     find: 'if coalesce(c.available, 0) < amount then', replace: 'if coalesce(c.available, 0) <= amount then',
     description: 'a bet of the whole balance is refused as insufficient funds',
   },
   {
-    id: 'rounds-2', file: ENGINE, tests: roundTests,
+    id: 'rounds-2', file: FREE_PLAY, tests: roundTests,
     find: 'if coalesce(c.available, 0) < amount then', replace: 'if false then',
     description: 'a bet above the balance is not refused as insufficient_funds',
   },
   {
-    id: 'rounds-3', file: ENGINE, tests: roundTests,
+    id: 'rounds-3', file: FREE_PLAY, tests: roundTests,
     find: 'if coalesce(round.total_bet, 0) + amount >= 1e16 then', replace: 'if coalesce(round.total_bet, 0) + amount > 1e16 then',
     description: "a round's bets may total exactly 1e16 (16 digits before the point)",
   },
   {
-    id: 'rounds-4', file: ENGINE, tests: roundTests,
-    find: "if round.status in ('closed', 'cancelled') then", replace: "if round.status = 'cancelled' then",
+    id: 'rounds-4', file: FREE_PLAY, tests: roundTests,
+    find: "if round.status in ('closed', 'cancelled') then", replace: "if round.status = 'cancelled' then", occurrence: 2,
     description: 'a closed round takes another bet',
   },
   {
-    id: 'rounds-5', file: ENGINE, tests: roundTests,
+    id: 'rounds-5', file: FREE_PLAY, tests: roundTests,
     find: "if s.status = 'created' and s.expires_at <= now() then", replace: "if s.status = 'created' and s.expires_at > now() then",
     description: 'the launch window is inverted: a fresh session is refused, an expired one bets',
   },
   {
-    id: 'rounds-6', file: ENGINE, tests: roundTests,
+    id: 'rounds-6', file: FREE_PLAY, tests: roundTests,
     find: "status = case when round_closed then 'closed' else r.status end", occurrence: 1, replace: 'status = r.status',
     description: 'a bet with round_closed leaves its round open',
   },
   {
-    id: 'rounds-7', file: ENGINE, tests: roundTests,
-    find: "status = case when round_closed then 'closed' else r.status end", occurrence: 2, replace: 'status = r.status',
+    id: 'rounds-7', file: FREE_PLAY, tests: roundTests,
+    find: "status = case when round_closed then 'closed' else r.status end", occurrence: 3, replace: 'status = r.status',
     description: 'a win with round_closed leaves its round open',
   },
   {
-    id: 'rounds-8', file: ENGINE, tests: roundTests,
+    id: 'rounds-8', file: FREE_PLAY, tests: roundTests,
     find: "    if bet.rolled_back then\n      return query select 'transaction_rolled_back'", replace: "    if false then\n      return query select 'transaction_rolled_back'",
     description: 'a win pays on a bet that was rolled back',
   },
   {
-    id: 'rounds-9', file: ENGINE, tests: roundTests,
-    find: '\n    and (bet.id is null or t.id = bet.id);', replace: ';',
+    id: 'rounds-9', file: FREE_PLAY, tests: roundTests,
+    find: '\n    and (bet.id is null or t.id = bet.id);', replace: ';', occurrence: 2,
     description: 'a win that names one bet settles every bet of its round',
   },
   {
-    id: 'rounds-10', file: ENGINE, tests: roundTests,
+    id: 'rounds-10', file: FREE_PLAY, tests: roundTests,
     find: "  if round.status <> 'open' then\n    return query select 'round_closed'", replace: "  if false then\n    return query select 'round_closed'",
     description: 'a closed round takes a win',
   },
   {
-    id: 'rounds-11', file: ENGINE, tests: [...roundTests, ...restrictionTests],
+    id: 'rounds-11', file: FREE_PLAY, tests: [...roundTests, ...restrictionTests],
     find: 'perform private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, -amount, false);',
     replace: 'perform private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, amount, false);',
     description: "a win adds to the player's loss tally instead of taking from it",
   },
   {
-    id: 'rounds-12', file: ENGINE, tests: roundTests,
+    id: 'rounds-12', file: FREE_PLAY, tests: roundTests,
     find: "  if bet.settled then\n    return query select 'bet_settled'", replace: "  if false then\n    return query select 'bet_settled'",
     description: 'a bet a win settled can be rolled back',
   },
   {
-    id: 'rounds-13', file: ENGINE, tests: roundTests,
-    find: "ledger := private.move_money(s, round.currency_code, 'adjustment', bet.amount,", occurrence: 1,
+    id: 'rounds-13', file: FREE_PLAY, tests: roundTests,
+    find: "ledger := private.move_money(s, round.currency_code, 'adjustment', bet.amount,",
     replace: "ledger := private.move_money(s, round.currency_code, 'adjustment', -bet.amount,",
     description: 'a rollback takes the bet again instead of giving it back',
   },
   {
-    id: 'rounds-14', file: ENGINE, tests: roundTests,
+    id: 'rounds-14', file: FREE_PLAY, tests: roundTests,
     find: 'cancel := round.total_bet - bet.amount = 0 and round.total_win = 0', replace: 'cancel := round.total_win = 0',
     description: 'rolling back one bet cancels a round that has other bets',
   },
   {
-    id: 'rounds-15', file: ENGINE, tests: [...roundTests, ...restrictionTests],
+    id: 'rounds-15', file: FREE_PLAY, tests: [...roundTests, ...restrictionTests],
     find: 'perform private.count_loss(s.client_id, s.livemode, s.player_id, round.currency_code, -bet.amount, false);',
     replace: 'perform private.count_loss(s.client_id, s.livemode, s.player_id, round.currency_code, bet.amount, false);',
     description: "a rolled-back bet stays counted in the player's losses (counted twice)",
@@ -142,7 +145,7 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a round closed by staff leaves its bets open to a later rollback',
   },
   {
-    id: 'rounds-19', file: ENGINE, tests: ['tests/rounds/interleavings.test.ts'],
+    id: 'rounds-19', file: FREE_PLAY, tests: ['tests/rounds/interleavings.test.ts'],
     find: "where r.provider_id = c.provider_id and r.provider_round_id = round_win.round_id\n  for update;",
     replace: 'where r.provider_id = c.provider_id and r.provider_round_id = round_win.round_id;',
     description: 'a win does not lock its round (a concurrent rollback or win interleaves)',
@@ -170,45 +173,45 @@ export const sqlMutations: SqlMutation[] = [
     description: "a test player's failing or slow wallet takes bets",
   },
   {
-    id: 'rounds-51', file: ENGINE, tests: roundTests,
+    id: 'rounds-51', file: FREE_PLAY, tests: roundTests,
     find: "'transfer', amount, case when round_closed then 'closed' else 'open' end,\n            case when round_closed then now() end)",
     replace: "'transfer', amount, 'open',\n            null)",
     description: "a round's first bet with round_closed leaves it open",
   },
   {
-    id: 'rounds-52', file: ENGINE, tests: ['tests/webhooks/outbox.test.ts'],
-    find: "    if round_closed then\n      perform private.emit_event(s.client_id, s.livemode, 'round.closed',",
+    id: 'rounds-52', file: FREE_PLAY, tests: ['tests/webhooks/outbox.test.ts'],
+    find: "    if round_closed then\n      perform private.emit_event(s.client_id, s.livemode, 'round.closed',", occurrence: 2,
     replace: "    if false then\n      perform private.emit_event(s.client_id, s.livemode, 'round.closed',",
     description: 'a round closed by its first bet is never told (round.closed)',
   },
   // A round settles in the wallet it started in (game_round.wallet_mode), whatever the mode later.
   {
-    id: 'rounds-20', file: ENGINE, tests: modeSwitchTests,
-    find: "seamless := coalesce(round.wallet_mode = 'seamless', seamless);",
+    id: 'rounds-20', file: FREE_PLAY, tests: modeSwitchTests,
+    find: "seamless := coalesce(round.wallet_mode = 'seamless', seamless);", occurrence: 2,
     replace: 'seamless := seamless;',
     description: "a bet into an open round moves money in the mode in force, not the round's wallet",
   },
   {
-    id: 'rounds-21', file: ENGINE, tests: modeSwitchTests,
+    id: 'rounds-21', file: FREE_PLAY, tests: modeSwitchTests,
     find: "seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);",
     replace: 'seamless := began.seamless;',
     description: 'a bet rolled back after a switch of mode is given back in the other wallet',
   },
   {
-    id: 'rounds-22', file: ENGINE, tests: [...modeSwitchTests, 'tests/seamless/provider-flow.test.ts'],
+    id: 'rounds-22', file: FREE_PLAY, tests: [...modeSwitchTests, 'tests/seamless/provider-flow.test.ts'],
     find: "seamless := coalesce(round.wallet_mode = 'seamless', began.seamless);",
     replace: "seamless := coalesce(round.wallet_mode = 'seamless', false);",
     description: "a rollback of a bet nobody has seen (a tombstone) in seamless mode never reaches the operator",
   },
   {
-    id: 'rounds-46', file: ENGINE, tests: modeSwitchTests,
+    id: 'rounds-46', file: FREE_PLAY, tests: modeSwitchTests,
     find: "if seamless and bet.id is not null and private.round_transaction_state(bet) = 'wallet_pending' then",
     replace: "if seamless and private.round_transaction_state(bet) = 'wallet_pending' then",
     description: 'a seamless rollback of a bet nobody has seen is answered transaction_pending forever, and the bet after it is taken',
   },
   {
-    id: 'rounds-23', file: ENGINE, tests: modeSwitchTests,
-    find: "seamless := round.wallet_mode = 'seamless';", 
+    id: 'rounds-23', file: FREE_PLAY, tests: modeSwitchTests,
+    find: "seamless := round.wallet_mode = 'seamless';", occurrence: 1,
     replace: "seamless := private.lock_wallet_mode(round.client_id, round.livemode, false) = 'seamless';",
     description: "a win of an open round is paid in the mode in force, not the round's wallet",
   },
@@ -230,7 +233,7 @@ export const sqlMutations: SqlMutation[] = [
     description: "a suspended client's sessions bet while any other client is active",
   },
   {
-    id: 'rounds-27', file: ENGINE, tests: suspendedTests,
+    id: 'rounds-27', file: FREE_PLAY, tests: suspendedTests,
     find: "  if not c.client_active then\n    return query select 'operator_suspended'",
     replace: "  if false then\n    return query select 'operator_suspended'",
     description: "a suspended client's sessions take new bets",
@@ -282,23 +285,23 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a held win names the least specific limit it passed, not the most specific',
   },
   {
-    id: 'rounds-37', file: ENGINE, tests: heldWinTests,
+    id: 'rounds-37', file: FREE_PLAY, tests: heldWinTests,
     find: 'set total_win = r.total_win + case when held_by is null then amount else 0 end,', replace: 'set total_win = r.total_win + amount,',
     description: "a held win counts in its round's total_win before it is paid",
   },
   {
-    id: 'rounds-38', file: ENGINE, tests: heldWinTests,
+    id: 'rounds-38', file: FREE_PLAY, tests: heldWinTests,
     find: '  if amount > 0 and held_by is null and c.loss_limits is not null then\n    perform private.count_loss',
     replace: '  if amount > 0 and c.loss_limits is not null then\n    perform private.count_loss',
     description: "a held win takes from the player's loss tally before it is paid (and even if rejected)",
   },
   {
-    id: 'rounds-39', file: ENGINE, tests: heldWinTests,
+    id: 'rounds-39', file: FREE_PLAY, tests: heldWinTests,
     find: 'case when not seamless or held_by is not null', replace: 'case when not seamless',
     description: 'a held win in seamless mode has no answer (it waits for a credit call never made)',
   },
   {
-    id: 'rounds-40', file: ENGINE, tests: heldWinTests,
+    id: 'rounds-40', file: FREE_PLAY, tests: heldWinTests,
     find: '  if amount > 0 then\n    held_by := private.win_limit_passed(round, amount);\n  end if;', replace: '',
     description: 'no win is ever held',
   },
@@ -701,5 +704,102 @@ export const sqlMutations: SqlMutation[] = [
     find: "  if bet.status not in ('reserved', 'discarded') then",
     replace: "  if bet.status not in ('reserved', 'discarded', 'open') then",
     description: "an open bet is discarded",
+  },
+  // Free rounds played through the engine (the free round play migration).
+  {
+    id: 'free-1', file: FREE_PLAY, tests: freeRoundTests,
+    find: "when g.status = 'completed' or g.paid_out_at is not null or g.rounds_used >= g.rounds_total then",
+    replace: "when g.status = 'completed' or g.paid_out_at is not null or g.rounds_used > g.rounds_total then",
+    description: "a grant takes one free bet more than its rounds",
+  },
+  {
+    id: 'free-2', file: FREE_PLAY, tests: freeRoundTests,
+    find: "when amount <> campaign.bet_amount then 'free_round_stake_mismatch'",
+    replace: "when false then 'free_round_stake_mismatch'",
+    description: "a free bet of another stake than the grant's is taken",
+  },
+  {
+    id: 'free-3', file: FREE_PLAY, tests: freeRoundTests,
+    find: "paid := case when per_round then private.free_round_pay(amount, g.total_win, campaign.max_win) else 0 end;",
+    replace: "paid := private.free_round_pay(amount, g.total_win, campaign.max_win);",
+    description: "a lump-sum game's free wins are paid as they come, and its payout again (a double credit)",
+  },
+  {
+    id: 'free-4', file: FREE_PLAY, tests: freeRoundTests,
+    find: "select case when max_win is null then amount else least(amount, greatest(max_win - total_win, 0)) end;",
+    replace: "select amount;",
+    description: "a grant is paid past max_win",
+  },
+  {
+    id: 'free-5', file: FREE_PLAY, tests: freeRoundTests,
+    find: "perform private.free_round_release(g, 1, case when playable then 1 else 0 end);",
+    replace: "perform private.free_round_release(g, 1, 1);",
+    description: "a rollback gives the round back to a grant that can no longer be played",
+  },
+  {
+    id: 'free-6', file: FREE_PLAY, tests: freeRoundTests,
+    find: "  if g.paid_out_at is not null then\n    return query select 'free_round_already_paid'",
+    replace: "  if false then\n    return query select 'free_round_already_paid'",
+    description: "a lump-sum grant is paid out twice under two transaction ids",
+  },
+  {
+    id: 'free-7', file: FREE_PLAY, tests: freeRoundTests,
+    find: "  if round.free_round_grant_id is not null then\n    return query select 'free_round_mismatch'",
+    replace: "  if false then\n    return query select 'free_round_mismatch'",
+    description: "a cash bet enters a free round",
+  },
+  {
+    id: 'free-8', file: FREE_PLAY, tests: freeRoundTests,
+    find: "s.created_at, case when free_round_grant_id is null then amount else 0 end);",
+    replace: "s.created_at, amount);",
+    description: "a free bet counts as a stake for the stake limit",
+  },
+  {
+    id: 'free-9', file: FREE_PLAY, tests: freeRoundTests,
+    find: "when campaign.cancelled_at is not null or g.status = 'cancelled' then 'free_round_campaign_cancelled'",
+    replace: "when g.status = 'cancelled' then 'free_round_campaign_cancelled'",
+    description: "a grant in play takes new free bets after its campaign is cancelled",
+  },
+  {
+    id: 'free-10', file: FREE_PLAY, tests: freeRoundTests,
+    find: "when private.free_round_grant_status(g.status, g.expires_at, now()) = 'expired' then 'free_round_grant_expired'",
+    replace: "when g.status = 'expired' then 'free_round_grant_expired'",
+    description: "an expired grant plays until a job records its expiry",
+  },
+  {
+    id: 'free-11', file: FREE_PLAY, tests: freeRoundTests,
+    find: "\n      or campaign.currency_code <> s.currency_code then 'free_round_wrong_game'",
+    replace: " then 'free_round_wrong_game'",
+    description: "a grant plays in a session of another currency",
+  },
+  {
+    id: 'free-12', file: FREE_PLAY, tests: freeRoundTests,
+    find: "or not (s.game = any (campaign.games)) or g.game <> s.game",
+    replace: "or not (s.game = any (campaign.games))",
+    description: "a grant is not locked to the game its first round played",
+  },
+  {
+    id: 'free-13', file: FREE_PLAY, tests: freeRoundTests,
+    find: "when used_now = x.rounds_total and private.free_round_per_round(c.provider_id, x.game) then 'completed'",
+    replace: "when false then 'completed'",
+    description: "a grant whose rounds are all used and settled never completes",
+  },
+  {
+    id: 'free-14', file: FREE_PLAY, tests: freeRoundTests,
+    find: "update public.free_round_grant g set status = 'expired' from due where g.id = due.id;",
+    replace: "update public.free_round_grant g set status = g.status from due where g.id = due.id;",
+    description: "the job never records an expired grant (no free_rounds.grant.expired)",
+  },
+  {
+    id: 'free-15', file: FREE_PLAY, tests: freeRoundTests,
+    find: "  if g.rounds_open > 0\n     or (g.rounds_used",
+    replace: "  if false\n     and (g.rounds_used",
+    description: "a lump-sum grant is paid out while a round is in play",
+  },
+  {
+    id: 'free-16', file: FREE_PLAY, tests: freeRoundTests,
+    find: "rounds_open = x.rounds_open + case when round_closed then 0 else 1 end,",
+    replace: "rounds_open = x.rounds_open,",
+    description: "a free round in play is not counted: the grant completes (or is paid) before it settles",
   },
 ];

@@ -234,13 +234,15 @@ describe('granting players', () => {
 describe('cancelling and ending', () => {
   it('cancels: grants not started end cancelled, one in play keeps its rounds, each an event; a repeat answers it as it is', async () => {
     const { body: made } = await create(campaign({ player_ids: ['c-1', 'c-2', 'c-3'] }));
-    await sql`update public.free_round_grant set status = 'in_progress', rounds_used = 1, game = ${games.a.split(':')[1]}
+    // c-3's first free round is in play (as the engine records it): it settles after the cancel.
+    await sql`update public.free_round_grant set status = 'in_progress', rounds_used = 1, rounds_open = 1, game = ${games.a.split(':')[1]}
               where campaign_id = ${made.id} and player_id = 'c-3'`;
     const cancelled = await call('POST', `/free-rounds/campaigns/${made.id}/cancel`, 'cancelFreeRoundCampaign');
     expect(cancelled).toMatchObject({ status: 200, body: { status: 'cancelled', grants: { pending: 0, cancelled: 2, in_progress: 1 } } });
     expect(cancelled.body.cancelled_at).not.toBeNull();
     const grants = await call('GET', `/free-rounds/grants?campaign_id=${made.id}&status=in_progress`, 'listFreeRoundGrants');
-    expect(grants.body.data).toMatchObject([{ player_id: 'c-3', game_id: games.a, rounds_left: 9 }]);
+    // No new free bet: no round is left to play.
+    expect(grants.body.data).toMatchObject([{ player_id: 'c-3', game_id: games.a, rounds_left: 0 }]);
     const campaignEvents = (await eventsOf('free_rounds.campaign.cancelled')).filter((e) => e.data.id === made.id);
     expect(campaignEvents).toMatchObject([{ data: { status: 'cancelled', grants: { cancelled: 2 } } }]);
     expect((await eventsOf('free_rounds.grant.cancelled')).filter((e) => e.data.campaign_id === made.id)).toHaveLength(2);

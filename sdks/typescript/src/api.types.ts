@@ -869,6 +869,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/provider/free-rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A session's free rounds
+         * @description The free-round grants the session's player can play in it now: the operator's, in the session's mode, currency and game (a grant is locked to the game its first round played), with rounds left, of a campaign started and not cancelled, not expired. Play one with `free_round_grant_id` on `POST /v3/provider/bets`.
+         */
+        get: operations["providerFreeRounds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/provider/free-rounds/{grant_id}/payout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a lump-sum free-round grant
+         * @description The one credit of a grant whose game pays free rounds in one sum (`lump_sum`), when its rounds are over (all used and settled, or no more can be played): paid as a `win` up to the campaign's `max_win`, in the session and wallet of the grant's last round (transfer: the operator's float; seamless: a `credit` call carrying `free_round: { grant_id, campaign_external_id }`), and recorded on that round. Applied once, forever: the same request again gets the first answer, another `transaction_id` for a paid grant is `422 free_round_already_paid`. No session token: sessions end before grants do.
+         */
+        post: operations["providerFreeRoundPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -993,7 +1033,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity" | "report_too_large";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity" | "report_too_large" | "free_round_grant_unknown" | "free_round_wrong_player" | "free_round_wrong_game" | "free_round_stake_mismatch" | "free_rounds_exhausted" | "free_round_grant_expired" | "free_round_campaign_cancelled" | "free_round_campaign_scheduled" | "free_round_mismatch" | "free_round_already_paid" | "free_round_not_lump_sum" | "free_rounds_left" | "free_round_not_played";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -1214,6 +1254,11 @@ export interface components {
              * @default false
              */
             round_closed: boolean;
+            /**
+             * Format: uuid
+             * @description A free round: the free-round grant (GET /v3/provider/free-rounds) that funds it. A free bet's `amount` is the grant's `bet_amount`; it uses one of the grant's rounds and moves no money. On a win, the grant of the round (a free round's wins are credited against its grant whether it is named or not).
+             */
+            free_round_grant_id?: string;
         };
         ProviderWinRequest: {
             session_token: components["schemas"]["SessionToken"];
@@ -1227,6 +1272,11 @@ export interface components {
             round_closed: boolean;
             /** @description The bet this win settles; without it, the win settles every bet of the round. A settled bet can no longer be rolled back. */
             bet_transaction_id?: components["schemas"]["ProviderTransactionId"];
+            /**
+             * Format: uuid
+             * @description A free round: the free-round grant (GET /v3/provider/free-rounds) that funds it. A free bet's `amount` is the grant's `bet_amount`; it uses one of the grant's rounds and moves no money. On a win, the grant of the round (a free round's wins are credited against its grant whether it is named or not).
+             */
+            free_round_grant_id?: string;
         };
         ProviderRollbackRequest: {
             session_token: components["schemas"]["SessionToken"];
@@ -1937,6 +1987,15 @@ export interface components {
                 amount_due: components["schemas"]["SignedAmount"] | null;
             }[];
         };
+        ProviderFreeRoundPayoutRequest: {
+            transaction_id: components["schemas"]["ProviderTransactionId"];
+            /** @description What the grant won in all: paid up to the campaign's `max_win`, the rest recorded as capped. */
+            amount: components["schemas"]["Amount"];
+        };
+        /** @description The free-round grants the session's player can play in this session now, soonest to expire first. */
+        ProviderFreeRounds: {
+            data: components["schemas"]["FreeRoundGrant"][];
+        };
     };
     responses: {
         /** @description Created, or replayed for a retry with the same `Idempotency-Key` and body. */
@@ -2325,7 +2384,7 @@ export interface components {
                 };
             };
         };
-        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `session_expired`, `session_closed`, `test_player_unknown` (a test session's player has no test balance in its currency: the session was made, and its bets play once `POST /v3/sandbox/players` gives it one), `wallet_refused` (the operator's seamless wallet refused the debit: its `wallet_code`), `unknown_round`, `round_closed`, `round_mismatch`, `unknown_transaction`, `transaction_rolled_back`, `bet_settled`, `invalid_rollback`, `stake_limit_exceeded` (the player's stake limit, or the jurisdiction's maximum stake), `session_time_exceeded`, `loss_limit_reached` (the bet would take the player past a loss limit), `amount_too_large` (a balance or round total past 16 digits). */
+        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `session_expired`, `session_closed`, `test_player_unknown` (a test session's player has no test balance in its currency: the session was made, and its bets play once `POST /v3/sandbox/players` gives it one), `wallet_refused` (the operator's seamless wallet refused the debit: its `wallet_code`), `unknown_round`, `round_closed`, `round_mismatch`, `unknown_transaction`, `transaction_rolled_back`, `bet_settled`, `invalid_rollback`, `stake_limit_exceeded` (the player's stake limit, or the jurisdiction's maximum stake), `session_time_exceeded`, `loss_limit_reached` (the bet would take the player past a loss limit), `amount_too_large` (a balance or round total past 16 digits). Free rounds: `free_round_grant_unknown`, `free_round_wrong_player`, `free_round_wrong_game` (another game or currency, or the grant is locked to the game its first round played), `free_round_stake_mismatch` (a free bet is the grant's `bet_amount`), `free_rounds_exhausted`, `free_round_grant_expired`, `free_round_campaign_cancelled`, `free_round_campaign_scheduled`, `free_round_mismatch` (a free round takes its own grant's free bets only, a cash round none); a payout: `free_round_not_lump_sum`, `free_round_already_paid` (under another `transaction_id`), `free_rounds_left` (the grant can still be played, or a round is in play), `free_round_not_played`. */
         ProviderRefused: {
             headers: {
                 /**
@@ -2338,7 +2397,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /** @enum {unknown} */
-                    code?: "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "wallet_refused" | "amount_too_large" | "stake_limit_exceeded" | "session_time_exceeded" | "loss_limit_reached";
+                    code?: "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "wallet_refused" | "amount_too_large" | "stake_limit_exceeded" | "session_time_exceeded" | "loss_limit_reached" | "free_round_grant_unknown" | "free_round_wrong_player" | "free_round_wrong_game" | "free_round_stake_mismatch" | "free_rounds_exhausted" | "free_round_grant_expired" | "free_round_campaign_cancelled" | "free_round_campaign_scheduled" | "free_round_mismatch" | "free_round_already_paid" | "free_round_not_lump_sum" | "free_rounds_left" | "free_round_not_played";
                     /** @constant */
                     status?: 422;
                 };
@@ -4562,6 +4621,77 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    providerFreeRounds: {
+        parameters: {
+            query: {
+                /**
+                 * @description The session's launch token.
+                 * @example eyJhbGciOiJFZERTQSIsImtpZCI6IlFiM3QiLCJ0eXAiOiJKV1QifQ.eyJqdGkiOiIwYjZiN2E4ZS0zYzFmLTRkMmEtOWU1Ny01ZjdjMWQyYTRiOTAifQ.c2lnbmF0dXJl
+                 */
+                session_token: components["schemas"]["SessionToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usable grants. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderFreeRounds"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["ProviderUnauthorized"];
+            403: components["responses"]["InvalidSessionToken"];
+            404: components["responses"]["UnknownSession"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    providerFreeRoundPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The grant's id.
+                 * @example 9a4c3f2e-6d1b-4c8e-a0f5-2b7d9e1c3a55
+                 */
+                grant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderFreeRoundPayoutRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ProviderAnswered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ProviderUnauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["DuplicateTransaction"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ProviderRefused"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["WalletUnanswered"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     receiveEvent: {

@@ -29,7 +29,7 @@ interface Claimed {
 
 /** One round of deliveries and wallet calls: what was claimed, and how each went. */
 export async function runDeliveries(sql: Sql, options: DeliveryOptions = {}): Promise<Record<string, number>> {
-  const [claimed, walletCounts, [{ stuck }]] = await Promise.all([
+  const [claimed, walletCounts, [{ stuck }], [{ ended }]] = await Promise.all([
     sql<Claimed[]>`select * from private.claim_deliveries(${options.batch ?? 50}, ${options.leaseSeconds ?? 60})`,
     runWalletCalls(sql, {
       batch: options.batch, leaseSeconds: options.leaseSeconds, timeoutMs: options.walletTimeoutMs ?? WALLET_TIMEOUT_MS.fallback,
@@ -37,9 +37,13 @@ export async function runDeliveries(sql: Sql, options: DeliveryOptions = {}): Pr
     }),
     // Rounds open too long become round.stuck events, delivered from the next round on.
     sql<{ stuck: number }[]>`select private.report_stuck_rounds() as stuck`,
+    // Free-round grants past their expiry and campaigns past their end are recorded, with their
+    // events (time alone already made them so: nothing waits for this).
+    sql<{ ended: number }[]>`select private.record_free_round_ends() as ended`,
   ]);
   const outcomes = await Promise.all(claimed.map((delivery) => deliver(sql, delivery, options)));
-  const counts: Record<string, number> = { claimed: claimed.length, ...walletCounts, ...(stuck ? { rounds_stuck: stuck } : {}) };
+  const counts: Record<string, number> = { claimed: claimed.length, ...walletCounts, ...(stuck ? { rounds_stuck: stuck } : {}),
+    ...(ended ? { free_round_ends: ended } : {}) };
   for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
   return counts;
 }

@@ -137,6 +137,19 @@ ProblemCode = Literal[
     "stake_not_allowed",
     "free_rounds_limit_exceeded",
     "invalid_validity",
+    "free_round_grant_unknown",
+    "free_round_wrong_player",
+    "free_round_wrong_game",
+    "free_round_stake_mismatch",
+    "free_rounds_exhausted",
+    "free_round_grant_expired",
+    "free_round_campaign_cancelled",
+    "free_round_campaign_scheduled",
+    "free_round_mismatch",
+    "free_round_already_paid",
+    "free_round_not_lump_sum",
+    "free_rounds_left",
+    "free_round_not_played",
 ]
 
 

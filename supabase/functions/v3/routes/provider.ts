@@ -1,6 +1,8 @@
 // The provider API: what a game provider's server calls while a player plays. GET
 // /v3/provider/balance, POST /v3/provider/bets, /wins and /rollbacks, each with the provider's key
-// and the session's launch token, each one database call into the round engine (one transaction),
+// and the session's launch token; GET /v3/provider/free-rounds (a session's usable free-round
+// grants) and POST /v3/provider/free-rounds/{grant_id}/payout (a lump-sum grant's one credit).
+// Each is one database call into the round engine (one transaction),
 // which applies a provider's transaction_id once and answers a repeat with its first answer. For an
 // operator in seamless mode the engine queues a call to its wallet; the route makes it at once and
 // records the answer (a second transaction), and answers the provider with what the operator said.
@@ -14,7 +16,7 @@ import { readJsonBody } from '../request-body.ts';
 import { sha256Hex } from '../sha256.ts';
 import { type FinishedCall, makeWalletCall, type QueuedWalletCall, sendWalletCall, type WalletCallSettings } from '../../_shared/wallet-call.ts';
 import type { ApiContext } from '../context.ts';
-import { bodyContract, queryContract } from '../contract.ts';
+import { bodyContract, parameterContract, queryContract } from '../contract.ts';
 import type { VerifiedToken } from '../session-token.ts';
 import { resource } from '../resource.ts';
 
@@ -22,6 +24,9 @@ const balanceQuery = queryContract('/v3/provider/balance');
 const betBody = bodyContract('/v3/provider/bets');
 const winBody = bodyContract('/v3/provider/wins');
 const rollbackBody = bodyContract('/v3/provider/rollbacks');
+const freeRoundsQuery = queryContract('/v3/provider/free-rounds');
+const payoutBody = bodyContract('/v3/provider/free-rounds/{grant_id}/payout');
+const isGrantId = parameterContract('/v3/provider/free-rounds/{grant_id}/payout', 'post', 'path', 'grant_id');
 
 /** The routes of this resource, relative to /v3. */
 export function providerRoutes(ctx: ApiContext): Hono<CallerEnv> {
@@ -35,6 +40,10 @@ export function providerRoutes(ctx: ApiContext): Hono<CallerEnv> {
   resource(app, '/provider/balance', { get: (c) => balance(ctx, c.var.caller, c.req.raw) }, key);
   resource(app, '/provider/bets', { post: (c) => bet(ctx, c.var.caller, c.req.raw) }, key);
   resource(app, '/provider/wins', { post: (c) => win(ctx, c.var.caller, c.req.raw) }, key);
+  resource(app, '/provider/free-rounds', { get: (c) => freeRounds(ctx, c.var.caller, c.req.raw) }, key);
+  resource(app, '/provider/free-rounds/:grant_id/payout', {
+    post: (c) => payout(ctx, c.var.caller, c.req.raw, c.req.param('grant_id') ?? ''),
+  }, key);
   return resource(app, '/provider/rollbacks', { post: (c) => rollback(ctx, c.var.caller, c.req.raw) }, key);
 }
 
@@ -43,7 +52,7 @@ export function providerRoutes(ctx: ApiContext): Hono<CallerEnv> {
  * the answer (`ok`, or `replayed`, a repeat's first answer), a call to make to the operator's
  * wallet first (seamless), a test player's slow wallet, an unknown key, or a refusal.
  */
-type EngineOutcome = 'ok' | 'replayed' | 'wallet_call' | 'wallet_timeout' | 'invalid_provider_key' | EngineRefusal;
+type EngineOutcome = 'ok' | 'replayed' | 'wallet_call' | 'wallet_balance' | 'wallet_timeout' | 'invalid_provider_key' | EngineRefusal;
 
 /** The engine's refusals, each answered as the problem of the same code. */
 type EngineRefusal =
@@ -51,7 +60,13 @@ type EngineRefusal =
   | 'session_closed' | 'session_expired' | 'round_mismatch' | 'round_closed' | 'unknown_round' | 'unknown_transaction'
   | 'bet_settled' | 'invalid_rollback' | 'test_player_unknown' | 'insufficient_funds' | 'amount_too_large'
   | 'player_restricted' | 'stake_limit_exceeded' | 'session_time_exceeded' | 'loss_limit_reached'
-  | 'wallet_pending' | 'wallet_failed' | 'wallet_refused';
+  | 'wallet_pending' | 'wallet_failed' | 'wallet_refused' | FreeRoundRefusal;
+
+/** The engine's refusals of a free bet, win or payout (the free round play migration). */
+type FreeRoundRefusal =
+  | 'free_round_grant_unknown' | 'free_round_wrong_player' | 'free_round_wrong_game' | 'free_round_stake_mismatch'
+  | 'free_rounds_exhausted' | 'free_round_grant_expired' | 'free_round_campaign_cancelled' | 'free_round_campaign_scheduled'
+  | 'free_round_mismatch' | 'free_round_already_paid' | 'free_round_not_lump_sum' | 'free_rounds_left' | 'free_round_not_played';
 
 /** What the engine answers a balance request (private.round_balance). */
 type BalanceOutcome = 'ok' | 'wallet_call' | 'invalid_provider_key' | 'unknown_session';
@@ -83,6 +98,19 @@ const refusals: Record<Exclude<Refusal, 'insufficient_funds' | 'wallet_refused'>
   stake_limit_exceeded: "The bet is larger than the player's stake limit, or the jurisdiction's maximum stake.",
   session_time_exceeded: "The session has lasted longer than the player's session time limit.",
   loss_limit_reached: 'The bet would take the player past a loss limit; nothing was written.',
+  free_round_grant_unknown: "No free-round grant with this id among the session's operator's, in its mode, of this provider.",
+  free_round_wrong_player: "The free-round grant is another player's.",
+  free_round_wrong_game: "The free-round grant is for another game or currency, or locked to the game its first round played.",
+  free_round_stake_mismatch: "A free bet's amount is its grant's bet_amount.",
+  free_rounds_exhausted: 'Every round of the free-round grant is used.',
+  free_round_grant_expired: 'The free-round grant has expired: it takes no free bet.',
+  free_round_campaign_cancelled: 'The free-round campaign was cancelled: no new free bet (a round in play still settles).',
+  free_round_campaign_scheduled: 'The free-round campaign has not started yet.',
+  free_round_mismatch: 'The round is funded otherwise: a free round takes free bets of its own grant only, and a cash round no free bet.',
+  free_round_already_paid: 'The free-round grant was paid out already, under another transaction_id.',
+  free_round_not_lump_sum: 'The grant\'s game pays its free-round wins per round: there is no payout to make.',
+  free_rounds_left: 'The free-round grant can still be played, or has a round in play: its payout comes at its end.',
+  free_round_not_played: 'No round of the free-round grant was played: there is nothing to pay out.',
 };
 
 /** The round engine's refusal as the problem the provider gets; `members` from the engine (JSON). */
@@ -151,19 +179,34 @@ async function apply<B extends { session_token: string }>(
   kind: 'bet' | 'win' | 'rollback',
   parse: (body: unknown) => B,
   meaning: (body: B) => unknown[],
-  call: (keyHash: string, sessionId: string, body: B, fingerprint: string) => Promise<Applied[]>,
+  call: (keyHash: string, sessionId: string, body: B, fingerprint: string, walletBalance: string | null) => Promise<Applied[]>,
 ): Promise<Response> {
   const body = parse(await readJsonBody(request, ctx.config.maxBodyBytes));
   const token = verifiedToken(ctx, body.session_token);
   const fingerprint = sha256Hex(JSON.stringify([kind, token.sessionId, ...meaning(body)]));
-  const [applied] = await caller.answer(rerunConflicts(() => call(caller.keyHash, token.sessionId, body, fingerprint)));
+  return answerApplied(ctx, caller, (walletBalance) => call(caller.keyHash, token.sessionId, body, fingerprint, walletBalance));
+}
+
+/**
+ * The engine's call made and answered: run again for concurrent ones (rerunConflicts); a free bet
+ * in seamless mode first needs the operator's balance for its answer (`wallet_balance`: a balance
+ * call, then the same engine call with it; no debit is made); a queued wallet call made at once.
+ */
+async function answerApplied(ctx: ApiContext, caller: Caller, call: (walletBalance: string | null) => Promise<Applied[]>): Promise<Response> {
+  let [applied] = await caller.answer(rerunConflicts(() => call(null)));
+  if (applied.outcome === 'wallet_balance') {
+    const asked = await sendWalletCall(JSON.parse(applied.body!), walletSettings(ctx));
+    if (asked.kind !== 'accepted') throw refused('wallet_unavailable', null);
+    [applied] = await caller.answer(rerunConflicts(() => call(asked.balance)));
+    if (applied.outcome === 'wallet_balance') throw refused('wallet_unavailable', null);
+  }
   const result = applied.outcome === 'wallet_call'
     // The engine has recorded the request: losing the database from here on leaves it applied and
     // its answer unknown, whatever the failing statement was.
     ? await makeWalletCall(ctx.sql, JSON.parse(applied.body!), walletSettings(ctx)).catch((error: unknown) => {
       throw isDatabaseUnavailable(error) ? new DatabaseUnavailable(true, error) : error;
     })
-    : { ...applied, outcome: applied.outcome };
+    : { ...applied, outcome: applied.outcome as Exclude<EngineOutcome, 'wallet_balance' | 'wallet_call' | 'invalid_provider_key'> };
   const answered = (headers: Record<string, string> = {}) =>
     new Response(result.body, { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
   switch (result.outcome) {
@@ -184,23 +227,54 @@ async function apply<B extends { session_token: string }>(
   }
 }
 
+/** A free-round grant named, appended to a request's meaning (a cash request's meaning is unchanged). */
+const grantMeaning = (grantId: string | undefined) => (grantId ? [grantId] : []);
+
 /** POST /v3/provider/bets */
 export function bet(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
-  return apply(ctx, caller, request, 'bet', betBody, (b) => [b.transaction_id, b.round_id, amountValue(b.amount), b.round_closed ?? false],
-    (keyHash, sessionId, b, fingerprint) =>
+  return apply(ctx, caller, request, 'bet', betBody,
+    (b) => [b.transaction_id, b.round_id, amountValue(b.amount), b.round_closed ?? false, ...grantMeaning(b.free_round_grant_id)],
+    (keyHash, sessionId, b, fingerprint, walletBalance) =>
     ctx.sql<Applied[]>`
       select outcome, body::text, balance from private.round_bet(${keyHash}, ${sessionId}::uuid, ${b.transaction_id},
-        ${b.round_id}, ${b.amount}::numeric, ${b.round_closed ?? false}, ${fingerprint})`);
+        ${b.round_id}, ${b.amount}::numeric, ${b.round_closed ?? false}, ${fingerprint}, ${b.free_round_grant_id ?? null}::uuid,
+        ${walletBalance})`);
 }
 
 /** POST /v3/provider/wins */
 export function win(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
   return apply(ctx, caller, request, 'win', winBody,
-    (w) => [w.transaction_id, w.round_id, amountValue(w.amount), w.round_closed ?? false, w.bet_transaction_id ?? null],
+    (w) => [w.transaction_id, w.round_id, amountValue(w.amount), w.round_closed ?? false, w.bet_transaction_id ?? null,
+      ...grantMeaning(w.free_round_grant_id)],
     (keyHash, sessionId, w, fingerprint) =>
     ctx.sql<Applied[]>`
       select outcome, body::text, balance from private.round_win(${keyHash}, ${sessionId}::uuid, ${w.transaction_id},
-        ${w.round_id}, ${w.amount}::numeric, ${w.round_closed ?? false}, ${w.bet_transaction_id ?? null}, ${fingerprint})`);
+        ${w.round_id}, ${w.amount}::numeric, ${w.round_closed ?? false}, ${w.bet_transaction_id ?? null}, ${fingerprint},
+        ${w.free_round_grant_id ?? null}::uuid)`);
+}
+
+/**
+ * POST /v3/provider/free-rounds/{grant_id}/payout: a lump-sum grant's one credit (no session token:
+ * it is paid in the session of the grant's last round). Its transaction_id applies once, forever.
+ */
+export async function payout(ctx: ApiContext, caller: Caller, request: Request, grantId: string): Promise<Response> {
+  const body = payoutBody(await readJsonBody(request, ctx.config.maxBodyBytes));
+  if (!isGrantId(grantId)) throw refused('free_round_grant_unknown', null);
+  const fingerprint = sha256Hex(JSON.stringify(['payout', grantId, body.transaction_id, amountValue(body.amount)]));
+  return answerApplied(ctx, caller, () => ctx.sql<Applied[]>`
+    select outcome, body::text, balance from private.free_round_payout(${caller.keyHash}, ${grantId}::uuid,
+      ${body.transaction_id}, ${body.amount}::numeric, ${fingerprint})`);
+}
+
+/** GET /v3/provider/free-rounds: the grants the session's player can play in it now. */
+export async function freeRounds(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
+  const { values, errors } = freeRoundsQuery(new URL(request.url));
+  if (errors.length) throw new Problem('invalid_parameters', 'The query has invalid parameters; see `errors`.', { errors });
+  const token = verifiedToken(ctx, values.session_token);
+  const [{ outcome, body }] = await caller.answer(ctx.sql<{ outcome: 'ok' | 'invalid_provider_key' | 'unknown_session'; body: string | null }[]>`
+    select outcome, body::text from private.session_free_rounds(${caller.keyHash}, ${token.sessionId}::uuid)`);
+  if (outcome !== 'ok') throw refused('unknown_session', null);
+  return new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
 }
 
 /** POST /v3/provider/rollbacks */
