@@ -116,6 +116,43 @@ export const flow: { folder: string; description: string; steps: Record<string, 
     },
   },
   {
+    folder: 'sportsbook',
+    description: 'The sportsbook calls and the bets API. The sandbox has no sportsbook game yet: the demo game\'s session takes no sportsbook bet (422 not_sportsbook), so the run places none, remembers a discard and an unsettle of a bet nobody has seen (tombstones), and is told the other calls name no bet.',
+    steps: {
+      providerSportsbookPlace: {
+        providerKey: true, prerequest: ['pm.collectionVariables.set("sportsbookBetId", "postman-bet-" + pm.variables.replaceIn("{{$guid}}"));'],
+        body: {
+          session_token: '{{sessionToken}}', bet_id: '{{sportsbookBetId}}', transaction_id: '{{$guid}}', amount: '1.00', odds: '2.5',
+          potential_payout: '2.50', selections: [{ event: 'Northport v Eastbay', market: '1X2', pick: '1' }],
+        },
+        expect: [422],
+        tests: ['pm.test("a slot\'s session takes no sportsbook bet", function () { pm.expect(body.code).to.equal("not_sportsbook"); });'],
+      },
+      providerSportsbookCommit: {
+        providerKey: true, path: { bet_id: '{{sportsbookBetId}}' }, body: { transaction_id: '{{$guid}}' }, expect: [422],
+        tests: ['pm.test("no such bet", function () { pm.expect(body.code).to.equal("unknown_bet"); });'],
+      },
+      providerSportsbookSettle: {
+        providerKey: true, path: { bet_id: '{{sportsbookBetId}}' }, body: { transaction_id: '{{$guid}}', result: 'won', payout: '2.50' },
+        expect: [422], tests: ['pm.test("no such bet", function () { pm.expect(body.code).to.equal("unknown_bet"); });'],
+      },
+      providerSportsbookUnsettle: {
+        providerKey: true, path: { bet_id: '{{sportsbookBetId}}' }, body: { transaction_id: '{{$guid}}', settlement_transaction_id: '{{$guid}}' },
+        tests: ['pm.test("remembered", function () { pm.expect(body.status).to.equal(null); });'],
+      },
+      providerSportsbookClose: {
+        providerKey: true, path: { bet_id: '{{sportsbookBetId}}' }, body: { transaction_id: '{{$guid}}' }, expect: [422],
+        tests: ['pm.test("no such bet", function () { pm.expect(body.code).to.equal("unknown_bet"); });'],
+      },
+      providerSportsbookDiscard: {
+        providerKey: true, path: { bet_id: '{{sportsbookBetId}}' }, body: { transaction_id: '{{$guid}}' },
+        tests: ['pm.test("remembered: that bet is refused when it comes", function () { pm.expect(body.status).to.equal("discarded"); });'],
+      },
+      listSportsbookBets: { query: { player_id: '{{playerId}}' } },
+      getSportsbookBet: { path: { id: '{{$guid}}' }, expect: [404] },
+    },
+  },
+  {
     folder: 'reports',
     description: 'Today\'s GGR by day and provider, today\'s reconciliation, where the round just played shows (in the key\'s mode), and this month\'s statement.',
     steps: {

@@ -909,6 +909,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/provider/sportsbook/bets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a sportsbook bet
+         * @description Takes the stake (transfer mode: from the operator's float, `type bet`; a test session: its test player's balance) and records the bet, `open`, or `reserved` when `two_phase`. The player's restrictions, stake limits and loss limits apply as to any bet. The session token is needed here only: nothing after the placement needs the session.
+         */
+        post: operations["providerSportsbookPlace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/provider/sportsbook/bets/{bet_id}/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a reserved bet
+         * @description A `reserved` bet becomes `open`. Of a bet open or past it, nothing changes.
+         */
+        post: operations["providerSportsbookCommit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/provider/sportsbook/bets/{bet_id}/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discard a reserved bet
+         * @description A `reserved` bet's stake is given back (`adjustment`) and the bet is `discarded`. Of a bet nobody has seen, the discard is remembered and answered OK, and that bet is refused when it comes; of a discarded bet, nothing moves.
+         */
+        post: operations["providerSportsbookDiscard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/provider/sportsbook/bets/{bet_id}/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle or resettle a bet
+         * @description `payout` is the total the bet now pays. Only the difference from the payout in force moves, in one transaction: a rise is a `win`, a fall a clawback (`adjustment`); the same payout again moves nothing. A clawback the balance cannot cover is owed: taken from the player's next payouts first, and reported (`sportsbook.clawback.pending`).
+         */
+        post: operations["providerSportsbookSettle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/provider/sportsbook/bets/{bet_id}/unsettle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unsettle a bet
+         * @description The bet is `open` again and what it paid is taken back (a clawback, owed where the balance cannot cover it).
+         */
+        post: operations["providerSportsbookUnsettle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/provider/sportsbook/bets/{bet_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a bet
+         * @description A settled bet is final: it takes nothing more (what it owes is still taken from the player's next payouts). Of a closed bet, nothing changes.
+         */
+        post: operations["providerSportsbookClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/sportsbook/bets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's sportsbook bets
+         * @description Sportsbook bets of the caller's sessions in its key's mode, newest first, a page at a time, each with every settlement.
+         */
+        get: operations["listSportsbookBets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/sportsbook/bets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a sportsbook bet
+         * @description One of the caller's sportsbook bets with every settlement; anything else is `404`.
+         */
+        get: operations["getSportsbookBet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -1033,7 +1193,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity" | "report_too_large" | "free_round_grant_unknown" | "free_round_wrong_player" | "free_round_wrong_game" | "free_round_stake_mismatch" | "free_rounds_exhausted" | "free_round_grant_expired" | "free_round_campaign_cancelled" | "free_round_campaign_scheduled" | "free_round_mismatch" | "free_round_already_paid" | "free_round_not_lump_sum" | "free_rounds_left" | "free_round_not_played";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity" | "report_too_large" | "free_round_grant_unknown" | "free_round_wrong_player" | "free_round_wrong_game" | "free_round_stake_mismatch" | "free_rounds_exhausted" | "free_round_grant_expired" | "free_round_campaign_cancelled" | "free_round_campaign_scheduled" | "free_round_mismatch" | "free_round_already_paid" | "free_round_not_lump_sum" | "free_rounds_left" | "free_round_not_played" | "duplicate_bet" | "unknown_bet" | "not_sportsbook" | "wallet_mode_unsupported" | "bet_reserved" | "bet_not_reserved" | "bet_discarded" | "bet_not_settled" | "bet_closed" | "invalid_settlement" | "settlement_cancelled";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -1066,6 +1226,11 @@ export interface components {
             balance?: components["schemas"]["Amount"];
             /** @description `insufficient_funds` only: the balance's currency. */
             currency?: string;
+            /**
+             * @description `invalid_settlement` only: the payout is above the bet's potential payout, or its result says otherwise (lost pays 0, won more than 0, void the stake).
+             * @enum {string}
+             */
+            reason?: "payout_above_potential" | "result_payout_mismatch";
         };
         /** @description A launch-token public key; `kid` is the key's RFC 7638 thumbprint unless the operator of the service named it. */
         Jwk: components["schemas"]["Ed25519Jwk"] | components["schemas"]["P256Jwk"];
@@ -1113,7 +1278,7 @@ export interface components {
             code: string;
             name: string;
             /** @enum {string} */
-            category: "slots" | "live_casino" | "table_games" | "game_show" | "crash" | "instant" | "scratch" | "bingo" | "jackpot";
+            category: "slots" | "live_casino" | "table_games" | "game_show" | "crash" | "instant" | "scratch" | "bingo" | "jackpot" | "sportsbook";
             /**
              * @description Whether it can be launched now: the game's own status, or its provider's when that makes it unavailable. Lists show active games only, but for a sync (`updated_since`), which shows every change.
              * @enum {string}
@@ -1445,7 +1610,7 @@ export interface components {
          * @description What happened: each written in the same transaction as the change it reports.
          * @enum {string}
          */
-        EventType: "session.created" | "session.closed" | "round.closed" | "round.cancelled" | "round.stuck" | "round.win_held" | "round.win_released" | "round.win_rejected" | "transaction.created" | "wallet.balance_low" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed" | "player.restrictions_updated" | "player.refused" | "free_rounds.grant.created" | "free_rounds.grant.started" | "free_rounds.grant.completed" | "free_rounds.grant.expired" | "free_rounds.grant.cancelled" | "free_rounds.campaign.ended" | "free_rounds.campaign.cancelled";
+        EventType: "session.created" | "session.closed" | "round.closed" | "round.cancelled" | "round.stuck" | "round.win_held" | "round.win_released" | "round.win_rejected" | "transaction.created" | "wallet.balance_low" | "api_key.created" | "api_key.revoked" | "endpoint.ping" | "endpoint.disabled" | "support_ticket.updated" | "wallet_call.failed" | "player.restrictions_updated" | "player.refused" | "free_rounds.grant.created" | "free_rounds.grant.started" | "free_rounds.grant.completed" | "free_rounds.grant.expired" | "free_rounds.grant.cancelled" | "free_rounds.campaign.ended" | "free_rounds.campaign.cancelled" | "sportsbook.bet.placed" | "sportsbook.bet.settled" | "sportsbook.bet.resettled" | "sportsbook.bet.unsettled" | "sportsbook.bet.closed" | "sportsbook.bet.discarded" | "sportsbook.clawback.pending";
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;
@@ -1995,6 +2160,147 @@ export interface components {
         /** @description The free-round grants the session's player can play in this session now, soonest to expire first. */
         ProviderFreeRounds: {
             data: components["schemas"]["FreeRoundGrant"][];
+        };
+        /**
+         * @description The provider's id of the bet, unique per provider (the bet's round id): visible ASCII, at most 128 characters.
+         * @example bet-5001
+         */
+        SportsbookBetId: string;
+        /**
+         * @description Decimal odds as a decimal string: at least 1, at most 6 decimals.
+         * @example 2.50
+         */
+        Odds: string;
+        /**
+         * @description `lost` pays 0, `won` more than 0, `void` the stake back; the others any payout up to the potential payout.
+         * @enum {string}
+         */
+        SportsbookResult: "won" | "lost" | "void" | "cashout" | "half_won" | "half_lost";
+        /**
+         * @description `reserved`: placed two-phase and not yet committed (its stake taken); `open`: awaiting a settlement; `settled`: a settlement in force (it may be resettled or unsettled); `closed`: final; `discarded`: its stake given back.
+         * @enum {string}
+         */
+        SportsbookBetStatus: "reserved" | "open" | "settled" | "closed" | "discarded";
+        SportsbookPlaceRequest: {
+            session_token: components["schemas"]["SessionToken"];
+            bet_id: components["schemas"]["SportsbookBetId"];
+            transaction_id: components["schemas"]["ProviderTransactionId"];
+            /** @description The stake. */
+            amount: components["schemas"]["PositiveAmount"];
+            odds: components["schemas"]["Odds"];
+            /** @description What the bet pays if it wins: at least the stake; no settlement may pay more. */
+            potential_payout: components["schemas"]["PositiveAmount"];
+            /** @description What was bet on (events, markets, picks), as the provider describes it: any JSON of at most 8 KiB, kept and shown as it came. */
+            selections: unknown;
+            /**
+             * @description Reserve the stake: the bet is `reserved` until `commit` opens it or `discard` gives the stake back (reserved bets left too long are discarded by the platform).
+             * @default false
+             */
+            two_phase: boolean;
+        };
+        SportsbookCallRequest: {
+            transaction_id: components["schemas"]["ProviderTransactionId"];
+        };
+        SportsbookSettlementRequest: {
+            transaction_id: components["schemas"]["ProviderTransactionId"];
+            result: components["schemas"]["SportsbookResult"];
+            /** @description The total the bet now pays (absolute, not a difference): only the difference from the payout in force moves. */
+            payout: components["schemas"]["Amount"];
+        };
+        SportsbookUnsettleRequest: {
+            transaction_id: components["schemas"]["ProviderTransactionId"];
+            /** @description The settlement this undoes. Unknown, it is remembered and answered OK, and that settlement is refused when it comes; replaced by a later settlement, nothing changes. Without it, the settlement in force is undone. */
+            settlement_transaction_id?: components["schemas"]["ProviderTransactionId"];
+        };
+        /** @description The answer to a sportsbook call: the bet after it, repeated byte for byte to the same request. Its members are null for a discard or unsettle of a bet nobody has seen (remembered). */
+        SportsbookAnswer: {
+            transaction_id: string;
+            bet_id: string;
+            status: components["schemas"]["SportsbookBetStatus"] | null;
+            result: components["schemas"]["SportsbookResult"] | null;
+            /** @description The payout in force. */
+            payout: components["schemas"]["Amount"] | null;
+            /** @description What the bet has paid so far: its payout plus what it still owes. */
+            paid: components["schemas"]["Amount"] | null;
+            /** @description Clawbacks no balance could cover yet, taken from the player's next payouts. */
+            owed: components["schemas"]["Amount"] | null;
+            /** @description The balance after it (transfer mode: the operator's float in the bet's currency). */
+            balance: components["schemas"]["Amount"] | null;
+            currency: string | null;
+        };
+        /** @description One change of a bet: a `settlement`, an `unsettlement`, a `recovery` (a clawback it owed, taken from the payout of another bet of the player's, `from_bet_id`) or a `discard`. */
+        SportsbookSettlement: {
+            /** @enum {string} */
+            type: "settlement" | "unsettlement" | "recovery" | "discard";
+            /** @description The provider's call (for a discard by the platform, `cgs-discard-<id>`). */
+            transaction_id: string;
+            result?: components["schemas"]["SportsbookResult"] | null;
+            /** @description The payout in force after it. */
+            payout?: components["schemas"]["Amount"];
+            /** @description The money it moved for this bet: positive to the player, negative taken back. */
+            moved: components["schemas"]["SignedAmount"];
+            /** @description Of this payout, what went to the player's owed clawbacks of other bets. */
+            withheld?: components["schemas"]["Amount"];
+            /** @description What the bet owes after it. */
+            owed?: components["schemas"]["Amount"];
+            from_bet_id?: string;
+            /** @enum {string} */
+            reason?: "discarded" | "expired";
+            /** Format: date-time */
+            created_at: string;
+        };
+        SportsbookBet: {
+            /**
+             * Format: uuid
+             * @description The bet's id here (its round's).
+             */
+            id: string;
+            /** @description The provider's id of the bet. */
+            bet_id: string;
+            provider: string;
+            game_id: string;
+            /**
+             * Format: uuid
+             * @description The session it was placed in.
+             */
+            session_id: string;
+            player_id: string;
+            currency: string;
+            /**
+             * @description The wallet it was placed in, and settles in.
+             * @enum {string}
+             */
+            wallet_mode: "transfer" | "seamless";
+            status: components["schemas"]["SportsbookBetStatus"];
+            stake: components["schemas"]["Amount"];
+            odds: components["schemas"]["Odds"];
+            potential_payout: components["schemas"]["Amount"];
+            /** @description As the provider sent them. */
+            selections: unknown;
+            result: components["schemas"]["SportsbookResult"] | null;
+            /** @description The payout in force (0 while not settled). */
+            payout: components["schemas"]["Amount"];
+            /** @description What it has paid so far: always `payout` plus `owed`. */
+            paid: components["schemas"]["Amount"];
+            /** @description Clawbacks no balance could cover yet, taken from the player's next payouts. */
+            owed: components["schemas"]["Amount"];
+            livemode: boolean;
+            /** Format: date-time */
+            placed_at: string;
+            /**
+             * Format: date-time
+             * @description Its last settlement.
+             */
+            settled_at: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            settlements: components["schemas"]["SportsbookSettlement"][];
+        };
+        SportsbookBetList: {
+            data: components["schemas"]["SportsbookBet"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            has_more: boolean;
         };
     };
     responses: {
@@ -2590,6 +2896,60 @@ export interface components {
                 };
             };
         };
+        /** @description Applied (or, for a repeat, the first answer again). */
+        SportsbookAnswered: {
+            headers: {
+                /** @description `true` when this is the first answer to the same request, replayed. */
+                "Idempotent-Replayed"?: "true";
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SportsbookAnswer"];
+            };
+        };
+        /** @description This `transaction_id` was used by another request (`duplicate_transaction`), or this `bet_id` by another bet (`duplicate_bet`). */
+        SportsbookConflict: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @enum {unknown} */
+                    code?: "duplicate_transaction" | "duplicate_bet";
+                    /** @constant */
+                    status?: 409;
+                };
+            };
+        };
+        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `not_sportsbook` (the session's game is not a sportsbook), `wallet_mode_unsupported` (the operator is in seamless mode, which the sportsbook does not take yet), `session_expired`, `session_closed`, `test_player_unknown`, `stake_limit_exceeded`, `session_time_exceeded`, `loss_limit_reached`, `amount_too_large`, `unknown_bet` (no bet of this provider's with this id: send it again once the bet is placed), `unknown_transaction` (the settlement named is another bet's), `bet_reserved` (commit it first), `bet_not_reserved` (only a reserved bet is discarded), `bet_discarded`, `bet_not_settled`, `bet_closed`, `invalid_settlement` (`reason`: `payout_above_potential` or `result_payout_mismatch`), `settlement_cancelled` (an unsettle named this settlement before it came). */
+        SportsbookRefused: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @enum {unknown} */
+                    code?: "insufficient_funds" | "not_sportsbook" | "wallet_mode_unsupported" | "session_expired" | "session_closed" | "test_player_unknown" | "stake_limit_exceeded" | "session_time_exceeded" | "loss_limit_reached" | "amount_too_large" | "unknown_bet" | "unknown_transaction" | "bet_reserved" | "bet_not_reserved" | "bet_discarded" | "bet_not_settled" | "bet_closed" | "invalid_settlement" | "settlement_cancelled";
+                    /** @constant */
+                    status?: 422;
+                };
+            };
+        };
     };
     parameters: {
         /**
@@ -2768,7 +3128,7 @@ export interface operations {
                  * @description Only this category.
                  * @example slots
                  */
-                category?: "slots" | "live_casino" | "table_games" | "game_show" | "crash" | "instant" | "scratch" | "bingo" | "jackpot";
+                category?: "slots" | "live_casino" | "table_games" | "game_show" | "crash" | "instant" | "scratch" | "bingo" | "jackpot" | "sportsbook";
                 /**
                  * @description Only games that play in this currency.
                  * @example EUR
@@ -4692,6 +5052,281 @@ export interface operations {
             500: components["responses"]["InternalError"];
             502: components["responses"]["WalletUnanswered"];
             503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    providerSportsbookPlace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SportsbookPlaceRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SportsbookAnswered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ProviderUnauthorized"];
+            403: components["responses"]["InvalidSessionToken"];
+            404: components["responses"]["UnknownSession"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["SportsbookConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["SportsbookRefused"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["WalletUnanswered"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    providerSportsbookCommit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The provider's id of the bet.
+                 * @example bet-5001
+                 */
+                bet_id: components["schemas"]["SportsbookBetId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SportsbookCallRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SportsbookAnswered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ProviderUnauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["SportsbookConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["SportsbookRefused"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    providerSportsbookDiscard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The provider's id of the bet.
+                 * @example bet-5001
+                 */
+                bet_id: components["schemas"]["SportsbookBetId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SportsbookCallRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SportsbookAnswered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ProviderUnauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["SportsbookConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["SportsbookRefused"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    providerSportsbookSettle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The provider's id of the bet.
+                 * @example bet-5001
+                 */
+                bet_id: components["schemas"]["SportsbookBetId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SportsbookSettlementRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SportsbookAnswered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ProviderUnauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["SportsbookConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["SportsbookRefused"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    providerSportsbookUnsettle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The provider's id of the bet.
+                 * @example bet-5001
+                 */
+                bet_id: components["schemas"]["SportsbookBetId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SportsbookUnsettleRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SportsbookAnswered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ProviderUnauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["SportsbookConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["SportsbookRefused"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    providerSportsbookClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The provider's id of the bet.
+                 * @example bet-5001
+                 */
+                bet_id: components["schemas"]["SportsbookBetId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SportsbookCallRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SportsbookAnswered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ProviderUnauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["SportsbookConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["SportsbookRefused"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    listSportsbookBets: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The previous page's `next_cursor`, as it came: opaque.
+                 * @example WyI5ZjFjMmI3ZS01YTFkLTRjM2UtOGYwMC0yZDRiNmE4YzBlMTIiLCJ2czIwb2x5bXBnYXRlIl0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only bets in this status.
+                 * @example settled
+                 */
+                status?: components["schemas"]["SportsbookBetStatus"];
+                /**
+                 * @description Only this player's.
+                 * @example player-42
+                 */
+                player_id?: string;
+                /**
+                 * @description Only bets whose last settlement came after this instant.
+                 * @example 2026-11-26T00:00:00Z
+                 */
+                settled_after?: components["schemas"]["DateTime"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SportsbookBetList"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSportsbookBet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The bet's `id` (not the provider's `bet_id`).
+                 * @example 7a1c2e3f-4b5d-4e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bet. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SportsbookBet"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     receiveEvent: {

@@ -15,6 +15,7 @@ import { reportRoutes } from './routes/reports.ts';
 import { roundRoutes } from './routes/rounds.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { sportsbookRoutes } from './routes/sportsbook.ts';
 import { walletRoutes } from './routes/wallets.ts';
 
 // Hosted, the function sees /v3/...; served by npm start, /functions/v1/v3/... as callers send it.
@@ -33,6 +34,7 @@ export function createApp(deps: ApiDependencies): (request: Request) => Promise<
     .route('/', playerRoutes(ctx))
     .route('/', freeRoundRoutes(ctx))
     .route('/', reportRoutes(ctx))
+    .route('/', sportsbookRoutes(ctx))
     .route('/', sandboxRoutes(ctx));
   const app = new Hono({ strict: false });
   for (const base of BASES) app.route(base, v3);

@@ -1,0 +1,209 @@
+// The sportsbook's provider API and the operator's reads, in-process against the test database: a
+// provider's key and the launch token of a session POST /v3/sessions made; placements, commits,
+// discards, settlements, unsettlements and closes, repeats replayed byte for byte, every refusal a
+// problem with its code, 401 before 400; the bets API with every settlement; the events in the
+// outbox; each answer as the document says.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
+import { connect } from '../helpers/db.ts';
+import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
+import { sportsbookGame } from './sportsbook.ts';
+
+const sql = connect();
+const { handle } = await sessionsHandler();
+let operator: Operator;
+let other: Operator;
+let providerKey: string;
+let gameId: string;
+
+beforeAll(async () => {
+  [operator, other] = [await newOperator(sql, 'sportsbook-api'), await newOperator(sql, 'sportsbook-other')];
+  await sql`insert into public.wallet (client_id, currency_code, is_primary) values (${operator.account.id}, 'EUR', true)`;
+  await sql`select * from public.record_transaction(${operator.account.id}::uuid, 'EUR', 'deposit', 100::numeric)`;
+  providerKey = (await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key;
+  gameId = `pragmatic-play:${await sportsbookGame(sql)}`;
+});
+
+const id = (prefix: string) => `${prefix}-${randomUUID()}`;
+
+async function launchToken(player = 'player-42'): Promise<string> {
+  const response = await handle(sessionRequest({ ...validBody, player_id: player, game_id: gameId }, { key: operator.key }));
+  expect(response.status).toBe(201);
+  return new URL((await response.json()).launch_url).searchParams.get('token')!;
+}
+
+const operations: Record<string, OperationId> = {
+  '': 'providerSportsbookPlace', commit: 'providerSportsbookCommit', discard: 'providerSportsbookDiscard',
+  settlements: 'providerSportsbookSettle', unsettle: 'providerSportsbookUnsettle', close: 'providerSportsbookClose',
+};
+
+/** A provider call: POST /v3/provider/sportsbook/bets, or .../bets/{bet_id}/{what}. */
+async function post(bet: string | null, what: keyof typeof operations, body: object | string, key: string | null = providerKey) {
+  const path = bet === null ? '' : `/${encodeURIComponent(bet)}/${what}`;
+  const response = await handle(new Request(`http://api.test/v3/provider/sportsbook/bets${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  }));
+  const text = await response.text();
+  expectResponseMatches(operations[what], response, JSON.parse(text));
+  return { status: response.status, text, body: JSON.parse(text), replayed: response.headers.get('idempotent-replayed') };
+}
+
+async function get(path: string, key = operator.key) {
+  const response = await handle(new Request(`http://api.test/v3${path}`, { headers: { authorization: `Bearer ${key}` } }));
+  const body = await response.json();
+  expectResponseMatches(path.includes('?') || path === '/sportsbook/bets' ? 'listSportsbookBets' : 'getSportsbookBet', response, body);
+  return { status: response.status, body };
+}
+
+const placement = (token: string, bet: string, extra: object = {}) => ({
+  session_token: token, bet_id: bet, transaction_id: id('tx'), amount: '10.00', odds: '2.50', potential_payout: '25.00',
+  selections: [{ event: 'Northport v Eastbay', market: '1X2', pick: '1' }], ...extra,
+});
+
+describe('the sportsbook provider API', () => {
+  it('places a bet and settles it; a repeat gets the first answer byte for byte, however spelt', async () => {
+    const token = await launchToken();
+    const bet = id('bet');
+    const body = placement(token, bet);
+    const placed = await post(null, '', body);
+    expect(placed.status).toBe(200);
+    expect(placed.body).toEqual({ transaction_id: body.transaction_id, bet_id: bet, status: 'open', result: null, payout: '0.0000',
+      paid: '0.0000', owed: '0.0000', balance: expect.stringMatching(/^\d+\.\d{4}$/), currency: 'EUR' });
+    const again = await post(null, '', { ...body, amount: '10', odds: '2.5', selections: [{ pick: '1', market: '1X2', event: 'Northport v Eastbay' }] });
+    expect(again).toMatchObject({ status: 200, text: placed.text, replayed: 'true' });
+    const conflict = await post(null, '', { ...body, amount: '11' });
+    expect(conflict).toMatchObject({ status: 409, body: { code: 'duplicate_transaction' } });
+    expect(await post(null, '', { ...body, transaction_id: id('tx') })).toMatchObject({ status: 409, body: { code: 'duplicate_bet' } });
+
+    const settlement = { transaction_id: id('tx'), result: 'won', payout: '25.00' };
+    const settled = await post(bet, 'settlements', settlement);
+    expect(settled).toMatchObject({ status: 200, body: { status: 'settled', result: 'won', payout: '25.0000', paid: '25.0000' } });
+    expect(Number(settled.body.balance)).toBe(Number(placed.body.balance) + 25);
+    expect(await post(bet, 'settlements', { ...settlement, payout: '25' })).toMatchObject({ text: settled.text, replayed: 'true' });
+    expect(await post(bet, 'settlements', { ...settlement, result: 'lost', payout: '0' }))
+      .toMatchObject({ status: 409, body: { code: 'duplicate_transaction' } });
+  });
+
+  it('settles, resettles, unsettles and closes with the provider key alone, long after the session', async () => {
+    const token = await launchToken();
+    const bet = id('bet');
+    await post(null, '', placement(token, bet));
+    await sql`update public.game_session set status = 'closed' where id = (select session_id from public.game_round where provider_round_id = ${bet})`;
+    expect((await post(bet, 'settlements', { transaction_id: id('tx'), result: 'half_won', payout: '17.50' })).body).toMatchObject({ paid: '17.5000' });
+    expect((await post(bet, 'settlements', { transaction_id: id('tx'), result: 'lost', payout: '0' })).body).toMatchObject({ paid: '0.0000' });
+    const settlement = id('tx');
+    await post(bet, 'settlements', { transaction_id: settlement, result: 'won', payout: '25' });
+    expect((await post(bet, 'unsettle', { transaction_id: id('tx'), settlement_transaction_id: settlement })).body)
+      .toMatchObject({ status: 'open', payout: '0.0000' });
+    expect(await post(bet, 'close', { transaction_id: id('tx') })).toMatchObject({ status: 422, body: { code: 'bet_not_settled' } });
+    await post(bet, 'settlements', { transaction_id: id('tx'), result: 'void', payout: '10' });
+    expect((await post(bet, 'close', { transaction_id: id('tx') })).body).toMatchObject({ status: 'closed', result: 'void' });
+    expect(await post(bet, 'settlements', { transaction_id: id('tx'), result: 'won', payout: '25' }))
+      .toMatchObject({ status: 422, body: { code: 'bet_closed', retryable: false } });
+  });
+
+  it('reserves, commits and discards; a discard before its bet is remembered', async () => {
+    const token = await launchToken();
+    const [kept, dropped, early] = [id('bet'), id('bet'), id('bet')];
+    expect((await post(null, '', placement(token, kept, { two_phase: true }))).body).toMatchObject({ status: 'reserved' });
+    expect(await post(kept, 'settlements', { transaction_id: id('tx'), result: 'lost', payout: '0' })).toMatchObject({ status: 422, body: { code: 'bet_reserved' } });
+    expect((await post(kept, 'commit', { transaction_id: id('tx') })).body).toMatchObject({ status: 'open' });
+    expect(await post(kept, 'discard', { transaction_id: id('tx') })).toMatchObject({ status: 422, body: { code: 'bet_not_reserved' } });
+    const reserved = await post(null, '', placement(token, dropped, { two_phase: true }));
+    expect((await post(dropped, 'discard', { transaction_id: id('tx') })).body)
+      .toMatchObject({ status: 'discarded', balance: (Number(reserved.body.balance) + 10).toFixed(4) });
+    expect(await post(dropped, 'commit', { transaction_id: id('tx') })).toMatchObject({ status: 422, body: { code: 'bet_discarded' } });
+    expect((await post(early, 'discard', { transaction_id: id('tx') })).body).toMatchObject({ status: 'discarded', balance: null, currency: null });
+    expect(await post(null, '', placement(token, early))).toMatchObject({ status: 422, body: { code: 'bet_discarded' } });
+    expect(await post(id('bet'), 'commit', { transaction_id: id('tx') })).toMatchObject({ status: 422, body: { code: 'unknown_bet' } });
+  });
+
+  it('refuses with a precise problem and writes nothing', async () => {
+    const token = await launchToken();
+    const bet = id('bet');
+    const funds = await post(null, '', placement(token, bet, { amount: '1000000', potential_payout: '2000000' }));
+    expect(funds).toMatchObject({ status: 422, body: { code: 'insufficient_funds', currency: 'EUR' } });
+    await post(null, '', placement(token, bet, { potential_payout: '12' }));
+    expect(await post(bet, 'settlements', { transaction_id: id('tx'), result: 'won', payout: '12.01' }))
+      .toMatchObject({ status: 422, body: { code: 'invalid_settlement', reason: 'payout_above_potential' } });
+    expect(await post(bet, 'settlements', { transaction_id: id('tx'), result: 'lost', payout: '1' }))
+      .toMatchObject({ status: 422, body: { code: 'invalid_settlement', reason: 'result_payout_mismatch' } });
+    // A casino game's session takes no sportsbook bet.
+    const casino = await handle(sessionRequest(validBody, { key: operator.key }));
+    const casinoToken = new URL((await casino.json()).launch_url).searchParams.get('token')!;
+    expect(await post(null, '', placement(casinoToken, id('bet')))).toMatchObject({ status: 422, body: { code: 'not_sportsbook' } });
+    expect((await sql`select count(*)::int as n from public.sportsbook_bet b join public.game_round r on r.id = b.round_id
+                      where r.provider_round_id = ${bet}`)[0].n).toBe(1);
+  });
+
+  it('checks the key first, then the body, then the token', async () => {
+    const token = await launchToken();
+    expect(await post(null, '', placement(token, id('bet')), null)).toMatchObject({ status: 401, body: { code: 'missing_api_key' } });
+    expect(await post(null, '', { nonsense: true }, `cgs_prov_${'A'.repeat(43)}`)).toMatchObject({ status: 401, body: { code: 'invalid_provider_key' } });
+    expect(await post(id('bet'), 'settlements', { nonsense: true }, `cgs_prov_${'A'.repeat(43)}`))
+      .toMatchObject({ status: 401, body: { code: 'invalid_provider_key' } });
+    const invalid = await post(null, '', { ...placement(token, id('bet')), odds: '0.5', potential_payout: '5', extra: 1 });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['#/odds', '#/extra']);
+    const below = await post(null, '', placement(token, id('bet'), { potential_payout: '9.99', selections: { blob: 'x'.repeat(10_000) } }));
+    expect(below.body.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`))
+      .toEqual(['#/selections invalid_format', '#/potential_payout invalid_range']);
+    expect(await post(id('bet'), 'settlements', { transaction_id: id('tx'), result: 'maybe', payout: '1' }))
+      .toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect(await post(null, '', placement(`${token}x`, id('bet')))).toMatchObject({ status: 403, body: { code: 'invalid_session_token' } });
+    expect(await post('x'.repeat(129), 'commit', { transaction_id: id('tx') })).toMatchObject({ status: 422, body: { code: 'unknown_bet' } });
+  });
+});
+
+describe('the operator\'s sportsbook bets', () => {
+  it('lists the caller\'s bets newest first with every settlement, filtered; reads one; another client\'s is 404', async () => {
+    const player = id('punter');
+    const token = await launchToken(player);
+    const [first, second] = [id('bet'), id('bet')];
+    await post(null, '', placement(token, first));
+    const before = new Date().toISOString();
+    await post(first, 'settlements', { transaction_id: id('tx'), result: 'won', payout: '25' });
+    await post(first, 'settlements', { transaction_id: id('tx'), result: 'half_won', payout: '17.5' });
+    await post(null, '', placement(token, second, { two_phase: true }));
+    const page = await get(`/sportsbook/bets?player_id=${player}`);
+    expect(page.status).toBe(200);
+    expect(page.body.data.map((b: { bet_id: string }) => b.bet_id)).toEqual([second, first]);
+    const [, settled] = page.body.data;
+    expect(settled).toMatchObject({ status: 'settled', result: 'half_won', stake: '10.0000', odds: '2.5', potential_payout: '25.0000',
+      payout: '17.5000', paid: '17.5000', owed: '0.0000', game_id: gameId, player_id: player, wallet_mode: 'transfer', livemode: true });
+    expect(settled.settlements.map((s: { type: string; moved: string }) => `${s.type} ${s.moved}`))
+      .toEqual(['settlement 25.0000', 'settlement -7.5000']);
+    expect((await get(`/sportsbook/bets?player_id=${player}&status=reserved`)).body.data.map((b: { bet_id: string }) => b.bet_id)).toEqual([second]);
+    expect((await get(`/sportsbook/bets?player_id=${player}&settled_after=${before}`)).body.data).toHaveLength(1);
+    const limited = await get(`/sportsbook/bets?player_id=${player}&limit=1`);
+    expect(limited.body).toMatchObject({ has_more: true });
+    expect((await get(`/sportsbook/bets?player_id=${player}&limit=1&cursor=${limited.body.next_cursor}`)).body.data[0].bet_id).toBe(first);
+    const one = await get(`/sportsbook/bets/${settled.id}`);
+    expect(one).toEqual({ status: 200, body: settled });
+    expect(await get(`/sportsbook/bets/${settled.id}`, other.key)).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect((await get(`/sportsbook/bets?player_id=${player}`, other.key)).body.data).toEqual([]);
+    expect((await get('/sportsbook/bets?status=won')).status).toBe(400);
+  });
+
+  it('tells the operator through the outbox: placed, settled, resettled, unsettled, closed, discarded', async () => {
+    const token = await launchToken();
+    const [bet, reserved] = [id('bet'), id('bet')];
+    await post(null, '', placement(token, bet));
+    await post(bet, 'settlements', { transaction_id: id('tx'), result: 'won', payout: '25' });
+    await post(bet, 'settlements', { transaction_id: id('tx'), result: 'half_won', payout: '20' });
+    await post(bet, 'unsettle', { transaction_id: id('tx') });
+    await post(bet, 'settlements', { transaction_id: id('tx'), result: 'lost', payout: '0' });
+    await post(bet, 'close', { transaction_id: id('tx') });
+    await post(null, '', placement(token, reserved, { two_phase: true }));
+    await post(reserved, 'discard', { transaction_id: id('tx') });
+    const events = await sql`select type, data from public.event where client_id = ${operator.account.id}
+                             and data->>'bet_id' in (${bet}, ${reserved}) order by created_at, id`;
+    expect(events.map((e) => e.type)).toEqual(['sportsbook.bet.placed', 'sportsbook.bet.settled', 'sportsbook.bet.resettled',
+      'sportsbook.bet.unsettled', 'sportsbook.bet.settled', 'sportsbook.bet.closed', 'sportsbook.bet.discarded']);
+    expect(events[5].data).toMatchObject({ bet_id: bet, status: 'closed', result: 'lost', settlements: expect.any(Array) });
+    expect(events[6].data).toMatchObject({ bet_id: reserved, status: 'discarded', reason: 'discarded' });
+  });
+});
