@@ -111,7 +111,7 @@ export const sqlMutations: SqlMutation[] = [
   },
   {
     id: 'rounds-13', file: FREE_PLAY, tests: roundTests,
-    find: "ledger := private.move_money(s, round.currency_code, 'adjustment', bet.amount,",
+    find: "ledger := private.move_money(s, round.currency_code, 'adjustment', bet.amount,", occurrence: 1,
     replace: "ledger := private.move_money(s, round.currency_code, 'adjustment', -bet.amount,",
     description: 'a rollback takes the bet again instead of giving it back',
   },
@@ -801,5 +801,11 @@ export const sqlMutations: SqlMutation[] = [
     find: "rounds_open = x.rounds_open + case when round_closed then 0 else 1 end,",
     replace: "rounds_open = x.rounds_open,",
     description: "a free round in play is not counted: the grant completes (or is paid) before it settles",
+  },
+  {
+    id: 'free-17', file: FREE_PLAY, tests: freeRoundTests,
+    find: "if resolution = 'cancel' and round.free_round_grant_id is not null then",
+    replace: "if false then",
+    description: "staff cancel a free round: its free bets are given back as money never taken",
   },
 ];

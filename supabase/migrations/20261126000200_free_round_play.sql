@@ -38,7 +38,8 @@
 -- that named none is unchanged), private.round_rollback (the lean engine migration), and from the
 -- free rounds migration private.free_round_grant_json (rounds_left is 0 once its campaign is
 -- cancelled) and private.free_round_campaign_call (a cancel also ends the grants in play with no
--- round open). The cash path is the lean engine's, statement for statement: what it adds reads
+-- round open), and private.resolve_round (the round engine migration: staff cannot cancel a free
+-- round, which took no money to give back; closing one settles its bets for its grant). The cash path is the lean engine's, statement for statement: what it adds reads
 -- fields of rows it already reads (the round's grant), and the free path is a function of its own.
 -- No foreign key on the new columns, as the lean engine dropped the others of this path: the
 -- engine writes them from the grant row it has locked, and a client's deletion reaches them
@@ -1158,3 +1159,105 @@ begin
 end;
 $$;
 revoke execute on function private.record_free_round_ends from public, anon, authenticated, service_role;
+
+-- ============================================================================================
+-- Staff's end of a stuck round (the rule replaced, the round engine migration's resolve_round:
+-- `cancel` gave back every unsettled bet through the float or the operator's wallet, which for a
+-- free bet would pay out money never taken). A free round cannot be cancelled; `close` settles its
+-- bets as played, and its grant may complete.
+-- ============================================================================================
+create or replace function private.resolve_round(round_id uuid, resolution text)
+returns public.game_round
+language plpgsql
+-- security definer: staff may not write rounds or their transactions themselves (nobody writes them
+-- through the API); this is the one way they end one.
+security definer
+set search_path = ''
+as $$
+declare
+  round public.game_round;
+  bet public.round_transaction;
+  ledger public.transaction;
+  undo public.round_transaction;
+  s public.game_session;
+  seamless boolean;
+  resolved_status text := case resolution when 'close' then 'closed' when 'cancel' then 'cancelled' end;
+  grant_row public.free_round_grant;
+begin
+  perform private.require_staff('resolve rounds');
+  if resolved_status is null then
+    raise exception 'resolution must be close or cancel' using errcode = '22023';
+  end if;
+  select * into round from public.game_round r where r.id = resolve_round.round_id for update;
+  if round.id is null then
+    raise exception 'no round %', resolve_round.round_id using errcode = 'P0002';
+  end if;
+  if round.status <> 'open' then
+    if round.status = resolved_status then
+      return round;
+    end if;
+    raise exception 'the round is already %', round.status using errcode = '55000';
+  end if;
+  if private.debit_pending(round.id) then
+    raise exception 'a bet of the round waits for the operator''s wallet: try again in a minute' using errcode = '55000';
+  end if;
+  seamless := round.wallet_mode = 'seamless';
+  -- A free round took no money: there is nothing to give back, and its bets stand as played.
+  if resolution = 'cancel' and round.free_round_grant_id is not null then
+    raise exception 'a free round cannot be cancelled: close it' using errcode = '55000';
+  end if;
+  select * into s from public.game_session gs where gs.id = round.session_id;
+  if resolution = 'cancel' then
+    -- A win (even of 0) settled its bets: what it settled stands.
+    if round.total_win > 0 or exists (select 1 from public.round_transaction t where t.round_id = round.id and t.settled) then
+      raise exception 'a round a win has settled cannot be cancelled: close it' using errcode = '55000';
+    end if;
+    for bet in
+      select * from public.round_transaction t
+      where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back and not t.settled
+      order by t.created_at
+      for update
+    loop
+      if not seamless then
+        ledger := private.move_money(s, round.currency_code, 'adjustment', bet.amount,
+                                      format('round %s cancelled by staff: bet %s given back', round.provider_round_id,
+                                             bet.transaction_id));
+      end if;
+      update public.round_transaction t set rolled_back = true where t.id = bet.id;
+      perform private.count_loss(round.client_id, round.livemode, round.player_id, round.currency_code, -bet.amount, false);
+      insert into public.round_transaction as t
+        (provider_id, transaction_id, kind, client_id, round_id, amount, related_transaction_id, related_id,
+         ledger_transaction_id, request_fingerprint, response_body)
+      values (round.provider_id, 'cgs-cancel-' || bet.id, 'rollback', round.client_id, round.id, bet.amount,
+              bet.transaction_id, bet.id, ledger.id, encode(extensions.digest('cgs-cancel-' || bet.id, 'sha256'), 'hex'),
+              case when not seamless then private.round_answer('cgs-cancel-' || bet.id, round.provider_round_id,
+                                                               ledger.balance_after::text, round.currency_code) end)
+      returning t.* into undo;
+      if seamless then
+        perform private.queue_wallet_call(undo, s, 'rollback', jsonb_build_object(
+          'transaction_id', undo.transaction_id, 'rolled_back_transaction_id', bet.transaction_id,
+          'round_id', round.provider_round_id, 'amount', bet.amount::numeric(20, 4)::text), claimed => false);
+      end if;
+    end loop;
+  end if;
+  -- Closed by staff, its bets stand for good: settled, so no rollback can reach them later.
+  if resolved_status = 'closed' then
+    -- A free round's bets leave play: its grant may complete.
+    if round.free_round_grant_id is not null then
+      select * into grant_row from public.free_round_grant g where g.id = round.free_round_grant_id for update;
+      perform private.free_round_release(grant_row, (select count(*)::int from public.round_transaction t
+                                                     where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back and not t.settled), 0);
+    end if;
+    update public.round_transaction t set settled = true where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back;
+  end if;
+  update public.game_round r
+  set status = resolved_status,
+      total_bet = case when resolved_status = 'closed' then r.total_bet else 0 end,
+      closed_at = now()
+  where r.id = round.id
+  returning r.* into round;
+  return round;
+end;
+$$;
+revoke execute on function private.resolve_round from public, anon, authenticated;
+grant execute on function private.resolve_round to staff, service_role;

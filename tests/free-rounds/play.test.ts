@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
-import { connect } from '../helpers/db.ts';
+import { connect, outcome } from '../helpers/db.ts';
 import { newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
 import { launchToken } from '../helpers/provider-api.ts';
 
@@ -270,6 +270,20 @@ describe('free wins, rollbacks and completion', () => {
     expect((await win({ session_token: g.token, transaction_id: id('w'), round_id: round, amount: '2', round_closed: true, free_round_grant_id: g.grant }))
       .body.balance).toBe(money(Number(before) + 2));
     expect((await grantRow(g.grant)).total_win).toBe('2.0000');
+  });
+});
+
+describe('staff and free rounds', () => {
+  it('staff cannot cancel a free round (it took no money to give back); closing one settles it for its grant', async () => {
+    const g = await granted({ rounds: 1 });
+    const round = id('round');
+    await bet({ session_token: g.token, transaction_id: id('fb'), round_id: round, amount: '0.2', free_round_grant_id: g.grant });
+    const [{ id: roundId }] = await sql`select id from public.game_round where provider_round_id = ${round}`;
+    const [before, count] = [await float(), await ledgerCount()];
+    expect(await outcome(() => sql`select * from public.resolve_round(${roundId}, 'cancel')`)).toBe('55000');
+    expect((await sql`select status from public.resolve_round(${roundId}, 'close')`)[0].status).toBe('closed');
+    expect([await float(), await ledgerCount()]).toEqual([before, count]);
+    expect(await grantRow(g.grant)).toMatchObject({ rounds_open: 0, status: 'completed' });
   });
 });
 
