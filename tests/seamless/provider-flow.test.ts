@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
-import { type QueuedWalletCall, sendWalletCall } from '../../supabase/functions/_shared/wallet-call.ts';
+import { makeWalletCall, type QueuedWalletCall, sendWalletCall } from '../../supabase/functions/_shared/wallet-call.ts';
 import { createApp } from '../../supabase/functions/v3/app.ts';
 import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
 import { freePort } from '../../scripts/lib/embedded-postgres.ts';
@@ -342,6 +342,37 @@ describe('seamless wallet calls, each sent as often as its kind allows', () => {
     await owner`select * from private.finish_wallet_call(${retrying.id}, 2, 'failed', null, null, 'late')`;
     expect(await callOf(request.transaction_id, action)).toEqual(accepted);
     expect(await post(path, request)).toMatchObject({ status: 200, replayed: 'true', body: { balance } });
+  });
+
+  it("a runner's attempt replaced by another runner's while the operator answered is counted stale, and changes nothing", async () => {
+    const { token, player } = await launch();
+    const tx = id('bet');
+    wallet.fault = (call) => (call.action === 'debit' ? 'error' : 'none');
+    expect(await post('bets', { session_token: token, transaction_id: tx, round_id: id('round'), amount: '6' }))
+      .toMatchObject({ status: 502, body: { code: 'wallet_failed' } });
+    // The compensating rollback's first attempt reaches the operator, which holds its answer.
+    let release!: () => void;
+    wallet.slowUntil = new Promise<void>((resolve) => (release = resolve));
+    wallet.fault = (call) => (call.action === 'rollback' ? 'slow' : 'none');
+    const rollbacks = () => callsOf(player).filter((call) => call.action === 'rollback').length;
+    const running = runDue();
+    await expect.poll(rollbacks).toBe(1);
+    // Its lease ends (its runner seemed gone): another runner claims attempt 2 before the answer lands.
+    const rollback = await callOf(tx, 'rollback');
+    await owner`update public.wallet_call set next_attempt_at = now() where id = ${rollback.id}`;
+    const claimed = await owner<{ call: QueuedWalletCall }[]>`select call from private.claim_wallet_calls(50, 60)`;
+    const taken = claimed.map(({ call }) => call).find((call) => call.call_id === rollback.id)!;
+    expect(taken).toMatchObject({ attempt: 2 });
+    release();
+    wallet.slowUntil = undefined;
+    wallet.fault = undefined;
+    expect(await running).toMatchObject({ wallet_calls: 1, wallet_stale: 1 });
+    expect(await callOf(tx, 'rollback')).toMatchObject({ status: 'pending', attempts: 2, balance: null });
+    // Attempt 2's runner finishes it; the operator applied the rollback once.
+    expect(await makeWalletCall(endpoint, taken, { timeoutMs: TIMEOUT_MS, allowPrivateUrls: true })).toMatchObject({ outcome: 'ok' });
+    expect(await callOf(tx, 'rollback')).toMatchObject({ status: 'accepted', attempts: 2, balance: '100.0000' });
+    expect(rollbacks()).toBe(2);
+    expect(wallet.balance(player)).toBe('100.0000');
   });
 
   it('staff retry sends a failed rollback again, and never a failed debit', async () => {

@@ -4,6 +4,7 @@
 // balance, refused with the operator's code, or failed (timeout, down, 5xx, garbage).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callWallet, sendWalletCall, type WalletRequest } from '../../supabase/functions/_shared/wallet-call.ts';
@@ -119,6 +120,35 @@ describe("a seamless wallet's answer is taken only as the contract writes it", (
     }
     for (const body of [{ code: 42 }, {}, 'not json', [{ code: 'insufficient_funds' }]]) {
       expect(await answering(422, body), JSON.stringify(body)).toEqual({ kind: 'failed', reason: 'HTTP 422' });
+    }
+  });
+
+  it('a status below 200, which only a server writing raw HTTP sends, is a failure, whatever its body', async () => {
+    // Node's client takes a final status under 100 as the server wrote it (a 1xx is never final).
+    let statusLine = '';
+    const raw = createTcpServer((socket) => {
+      let request = '';
+      socket.on('data', (chunk) => {
+        request += chunk;
+        const end = request.indexOf('\r\n\r\n');
+        const length = Number(/content-length: *(\d+)/i.exec(request.slice(0, end))?.[1]);
+        if (end >= 0 && Buffer.byteLength(request.slice(end + 4)) >= length) {
+          socket.end(`${statusLine}\r\ncontent-type: application/json\r\ncontent-length: 15\r\n\r\n{"balance":"3"}`);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/wallet`;
+      for (const [line, status] of [['HTTP/1.1 099 Odd', 99], ['HTTP/1.1 000 None', 0]] as const) {
+        statusLine = line;
+        expect(await call(request('debit', '1'), [current], 5_000, rawUrl), line).toEqual({ kind: 'failed', reason: `HTTP ${status}` });
+      }
+      // The same server with a 2xx status line: the body above is an answer.
+      statusLine = 'HTTP/1.1 200 OK';
+      expect(await call(request('debit', '1'), [current], 5_000, rawUrl)).toEqual({ kind: 'accepted', balance: '3' });
+    } finally {
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
     }
   });
 

@@ -139,7 +139,10 @@ export async function runWalletCalls(
   const finished = await Promise.all(claimed.map(({ call }) => makeWalletCall(sql, call, settings)));
   const counts: Record<string, number> = claimed.length ? { wallet_calls: claimed.length } : {};
   for (const { outcome } of finished) {
-    const name = outcome === 'ok' ? 'wallet_accepted' : outcome === 'wallet_pending' ? 'wallet_retrying' : `wallet_${outcome}`;
+    // The runner sends credits and rollbacks only, never a debit: any other outcome is an attempt
+    // whose answer changed nothing (a later attempt replaced it, or the call is gone), whatever its
+    // transaction's state (a compensating rollback's is its debit's `wallet_failed`).
+    const name = outcome === 'ok' ? 'wallet_accepted' : outcome === 'wallet_pending' ? 'wallet_retrying' : 'wallet_stale';
     counts[name] = (counts[name] ?? 0) + 1;
   }
   return counts;
