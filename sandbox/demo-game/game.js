@@ -3,6 +3,11 @@
 // spin is a bet and a win (or a rollback when a bet's fate is unknown), moving the test player's
 // balance or calling the operator's test wallet, and raising the operator's webhooks.
 //
+// Free spins: when the session's player holds a free-round grant for this game (GET
+// /v3/provider/free-rounds), the game shows "free spins: N left" and plays them first, each a free
+// bet of the grant's stake that costs the player nothing; a lump-sum game (High Roller) sends the
+// grant's winnings in one payout after its last free spin.
+//
 // It honours what the token carries: the jurisdiction's maximum stake and minimum round duration,
 // showing session time and net position where required, and reality checks at the session's (or
 // the jurisdiction's) interval. Money is counted in ten-thousandths as BigInt, never floats.
@@ -18,6 +23,8 @@ const TRIPLE_TENTHS = { '7': 200n, BAR: 100n, '★': 50n, '♦': 40n, '♣': 30n
 const PAIR_TENTHS = 15n;
 const GAME_NAMES = { 'lucky-sevens': 'Lucky Sevens', 'fruit-stand': 'Fruit Stand', 'high-roller': 'High Roller' };
 const SPIN_MS = 600;
+// Games whose free rounds pay in one sum at the end (their catalogue terms say lump_sum).
+const LUMP_SUM_GAMES = new Set(['high-roller']);
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -99,6 +106,8 @@ const state = {
   left: false,
   pausedForRealityCheck: false,
   realityCheckMinutes: claims?.reality_check_minutes ?? rules.reality_check_minutes ?? null,
+  // The grant being played: { id, left, bet, won } (won: a lump-sum grant's wins so far), or null.
+  free: null,
 };
 
 function showProblem(message) {
@@ -117,6 +126,24 @@ function render() {
   $('balance').textContent = state.balance === null ? '…' : `${shown(state.balance)} ${claims.currency}`;
   $('net').textContent = `${state.net >= 0n ? '+' : ''}${shown(state.net)}`;
   $('spin').disabled = state.spinning || state.left || state.pausedForRealityCheck || state.balance === null;
+  $('free-spins').hidden = !state.free;
+  $('free-spins').textContent = state.free
+    ? `free spins: ${state.free.left} left (${shown(state.free.bet)} ${claims.currency} each)` : '';
+  $('bet-size').disabled = Boolean(state.free);
+  $('spin').textContent = state.free ? 'Free spin' : 'Spin';
+}
+
+/** The grant to play next: the first the platform says this session can play (free rounds are an extra: without them the game plays on). */
+async function loadFreeRounds() {
+  try {
+    const { data } = await call('GET', `/provider/free-rounds?session_token=${encodeURIComponent(token)}`);
+    const grant = data.find((g) => g.rounds_left > 0);
+    state.free = grant
+      ? { id: grant.id, left: grant.rounds_left, bet: units(grant.bet_amount), won: state.free?.id === grant.id ? state.free.won : 0n }
+      : null;
+  } catch {
+    state.free = null;
+  }
 }
 
 function spinDuration() {
@@ -164,15 +191,16 @@ async function animate(line) {
   document.querySelector('.reels').classList.remove('spinning');
 }
 
-function addHistory({ roundId, bet, win, balance, note }) {
+function addHistory({ roundId, bet, win, balance, note, free = false }) {
   $('no-rounds').hidden = true;
   const row = document.createElement('tr');
   row.dataset.roundId = roundId;
+  if (free) row.dataset.free = 'true';
   row.className = note ? 'cancelled' : win > 0n ? 'won' : 'lost';
   const cells = [
     new Date().toLocaleTimeString(),
     roundId.slice(0, 14),
-    shown(bet),
+    free ? `free ${shown(bet)}` : shown(bet),
     note ?? (win > 0n ? shown(win) : '0.00'),
     shown(balance),
   ];
@@ -189,13 +217,16 @@ async function spin() {
   state.spinning = true;
   showProblem('');
   render();
-  const bet = units($('bet-size').value);
+  const free = state.free;
+  const bet = free ? free.bet : units($('bet-size').value);
   const roundId = `round-${crypto.randomUUID()}`;
   const betId = `bet-${crypto.randomUUID()}`;
   try {
     let answer;
     try {
-      answer = await call('POST', '/provider/bets', { session_token: token, transaction_id: betId, round_id: roundId, amount: decimal(bet) });
+      answer = await call('POST', '/provider/bets', {
+        session_token: token, transaction_id: betId, round_id: roundId, amount: decimal(bet), ...(free && { free_round_grant_id: free.id }),
+      });
     } catch (error) {
       if (error instanceof ApiProblem && error.unknown) {
         // The bet may or may not have been taken: roll it back, as a provider must.
@@ -218,13 +249,28 @@ async function spin() {
       bet_transaction_id: betId, amount: decimal(win), round_closed: true,
     });
     state.balance = units(settled.balance);
-    state.net += win - bet;
+    // A free spin cost nothing: only its win counts.
+    state.net += free ? win : win - bet;
     $('last-win').textContent = win > 0n ? shown(win) : '–';
-    $('outcome').textContent = win > 0n ? `${line.join(' ')} · You win ${shown(win)} ${claims.currency}!` : `${line.join(' ')} · No win this time.`;
+    const kind = free ? 'Free spin · ' : '';
+    $('outcome').textContent = win > 0n ? `${kind}${line.join(' ')} · You win ${shown(win)} ${claims.currency}!` : `${kind}${line.join(' ')} · No win this time.`;
     $('outcome').className = `outcome ${win > 0n ? 'won' : 'lost'}`;
-    addHistory({ roundId, bet, win, balance: state.balance });
+    addHistory({ roundId, bet, win, balance: state.balance, free: Boolean(free) });
+    if (free) {
+      free.won += win;
+      free.left -= 1;
+      // A lump-sum game pays the grant's winnings in one payout after its last free spin (a
+      // per-round game's wins were each paid as they came).
+      if (free.left === 0 && LUMP_SUM_GAMES.has(claims.game_id.split(':')[1])) {
+        const paid = await settle(`/provider/free-rounds/${free.id}/payout`, { transaction_id: `payout-${crypto.randomUUID()}`, amount: decimal(free.won) });
+        state.balance = units(paid.balance);
+        $('outcome').textContent = `Free spins over · ${shown(free.won)} ${claims.currency} paid.`;
+      }
+      await loadFreeRounds();
+    }
   } catch (error) {
     showProblem(problemMessage(error));
+    if (free) await loadFreeRounds();
   } finally {
     state.spinning = false;
     render();
@@ -309,6 +355,7 @@ async function start() {
   try {
     const answer = await call('GET', `/provider/balance?session_token=${encodeURIComponent(token)}`);
     state.balance = units(answer.balance);
+    await loadFreeRounds();
   } catch (error) {
     showProblem(problemMessage(error));
   }

@@ -107,6 +107,53 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     expect(events.map((e) => (e.data as unknown as { round_id: string }).round_id).sort()).toEqual(played.map((p) => p.round_id).sort());
   }, 90_000);
 
+  it('plays a grant of free spins to its end: "free spins: N left", the credited total, the grant\'s state and its events', async () => {
+    const operator = await newOperator(stack.owner, 'demo-game-free-spins');
+    const testKey = (await issueKey(stack.owner, operator.account, 'Sandbox', false)).key;
+    await api(testKey, '/sandbox/players', { player_id: 'player-free', currency: 'EUR', balance: '10' });
+    const endpoint = await api(testKey, '/webhook-endpoints', {
+      url: stack.receiverUrl, event_types: ['free_rounds.grant.started', 'free_rounds.grant.completed'],
+    });
+    const campaign = await api(testKey, '/free-rounds/campaigns', {
+      external_id: 'demo-free-spins', name: 'Demo free spins', game_ids: ['cgs-sandbox:lucky-sevens'], currency: 'EUR',
+      bet_amount: '0.50', rounds: 3, valid_until: new Date(Date.now() + 86_400_000).toISOString(), player_ids: ['player-free'],
+    });
+    const session = await api(testKey, '/sessions', { player_id: 'player-free', game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' });
+    const page = await openGame(session.launch_url);
+    await page.getByTestId('free-spins').filter({ hasText: 'free spins: 3 left' }).waitFor();
+    await page.screenshot({ path: join(screenshots, 'demo-game-free-spins.png') });
+    for (let n = 1; n <= 3; n++) {
+      await page.getByTestId('spin').click();
+      await page.locator('[data-testid=history] tr').nth(n - 1).waitFor();
+      await page.getByTestId('spin').and(page.locator(':enabled')).waitFor();
+      if (n < 3) expect(await page.getByTestId('free-spins').textContent()).toContain(`free spins: ${3 - n} left`);
+    }
+    expect(await page.getByTestId('free-spins').isHidden()).toBe(true);
+    expect(await page.getByTestId('problem').isHidden()).toBe(true);
+    const rows = await page.locator('[data-testid=history] tr').evaluateAll((all) =>
+      all.map((row) => ({ free: (row as HTMLElement).dataset.free, bet: row.children[2]!.textContent!, win: row.children[3]!.textContent! }))
+    );
+    expect(rows.map((r) => [r.free, r.bet])).toEqual([['true', 'free 0.50'], ['true', 'free 0.50'], ['true', 'free 0.50']]);
+    const won = rows.reduce((sum, r) => sum + Math.round(Number(r.win) * 100), 0);
+
+    // The grant: played to its end, and what it paid is what the game showed won, credited to the
+    // test player, who paid nothing for the spins.
+    const { data: [grant] } = await api(testKey, `/free-rounds/grants?campaign_id=${campaign.id}`);
+    expect(grant).toMatchObject({ status: 'completed', rounds_used: 3, rounds_left: 0, game_id: 'cgs-sandbox:lucky-sevens' });
+    expect(Math.round(Number(grant.total_win) * 100)).toBe(won);
+    expect(await page.getByTestId('balance').textContent()).toBe(`${((1000 + won) / 100).toFixed(2)} EUR`);
+    const { data: [player] } = await api(testKey, '/sandbox/players/player-free');
+    expect(Math.round(Number(player.balance) * 100)).toBe(1000 + won);
+
+    // Its events, delivered and signed: started, then completed.
+    const before = stack.received.length;
+    await stack.deliver(before + 2);
+    const mine = (await Promise.all(stack.received.map((r) => verifyWebhook(r.body, r.headers, endpoint.secret).catch(() => null))))
+      .filter((e) => e !== null && (e.data as unknown as { id: string }).id === grant.id);
+    expect(mine.map((e) => e!.type)).toEqual(['free_rounds.grant.started', 'free_rounds.grant.completed']);
+    await page.close();
+  }, 90_000);
+
   it('shows a refused bet as refused, and rolls back a bet whose fate it cannot know', async () => {
     const operator = await newOperator(stack.owner, 'demo-game-refusals');
     const testKey = (await issueKey(stack.owner, operator.account, 'Sandbox', false)).key;
