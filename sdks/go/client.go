@@ -49,6 +49,7 @@ type Client struct {
 	WebhookEndpoints *WebhookEndpointsService
 	Events           *EventsService
 	FreeRounds       *FreeRoundsService
+	Reports          *ReportsService
 	Players          *PlayersService
 	Sandbox          *SandboxService
 	Discovery        *DiscoveryService
@@ -120,6 +121,7 @@ func NewClient(apiKey string, opts ...Option) *Client {
 		WebhookEndpoints: &WebhookEndpointsService{b},
 		Events:           &EventsService{b},
 		FreeRounds:       &FreeRoundsService{b},
+		Reports:          &ReportsService{b},
 		Players:          &PlayersService{b},
 		Sandbox:          &SandboxService{b},
 		Discovery:        &DiscoveryService{b},

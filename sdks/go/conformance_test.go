@@ -92,6 +92,14 @@ var schemaTypes = map[string]schemaType{
 	"FreeRoundPlayersAdded":    {typeOf[cgs.FreeRoundPlayersAdded](), read},
 	"FreeRoundGrant":           {typeOf[cgs.FreeRoundGrant](), read},
 	"FreeRoundGrantList":       {typeOf[cgs.Page[cgs.FreeRoundGrant]](), read},
+	"GgrCell":                  {typeOf[cgs.GgrCell](), read},
+	"GgrReport":                {typeOf[cgs.GgrReport](), read},
+	"WalletCallState":          {typeOf[cgs.WalletCallState](), read},
+	"ReconciliationLine":       {typeOf[cgs.ReconciliationLine](), read},
+	"ReconciliationTotal":      {typeOf[cgs.ReconciliationTotal](), read},
+	"ReconciliationPage":       {typeOf[cgs.ReconciliationPage](), read},
+	"StatementLine":            {typeOf[cgs.StatementLine](), read},
+	"Statement":                {typeOf[cgs.Statement](), read},
 }
 
 // withoutType are the schemas no struct stands for, and why.
@@ -103,6 +111,8 @@ var withoutType = map[string]string{
 	"DateTime":                "time.Time",
 	"Amount":                  "Decimal",
 	"PositiveAmount":          "Decimal",
+	"SignedAmount":            "Decimal",
+	"Day":                     "string (`2026-11-24`)",
 	"ProviderTransactionId":   "the provider API, which game providers call",
 	"ProviderRoundId":         "the provider API",
 	"SessionToken":            "the provider API",
@@ -609,6 +619,24 @@ var calls = map[string]func(ctx context.Context, c *cgs.Client) error{
 	"listFreeRoundGrants": func(ctx context.Context, c *cgs.Client) error {
 		return drain(ctx, c.FreeRounds.ListGrants(&cgs.FreeRoundGrantListParams{ListParams: cgs.ListParams{Limit: 5}, PlayerID: "player-1",
 			CampaignID: "4f3e2d1c-0b9a-4877-8665-544332211000", Status: cgs.FreeRoundGrantInProgress}))
+	},
+	"getGgrReport": func(ctx context.Context, c *cgs.Client) error {
+		_, err := c.Reports.GGR(ctx, &cgs.GgrReportParams{From: "2026-11-01", To: "2026-11-30",
+			GroupBy: []cgs.GgrDimension{cgs.GgrByDay, cgs.GgrByProvider}, Currency: "EUR", Provider: "pragmatic-play",
+			GameID: "pragmatic-play:vs20olympgate"})
+		return err
+	},
+	"listReconciliationTransactions": func(ctx context.Context, c *cgs.Client) error {
+		from := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+		to := from.Add(24 * time.Hour)
+		if _, err := c.Reports.ReconciliationPage(ctx, &cgs.ReconciliationParams{ListParams: cgs.ListParams{Limit: 5}, From: &from, To: &to}); err != nil {
+			return err
+		}
+		return drain(ctx, c.Reports.Reconciliation(&cgs.ReconciliationParams{Date: "2026-11-24"}))
+	},
+	"getStatement": func(ctx context.Context, c *cgs.Client) error {
+		_, err := c.Reports.Statement(ctx, "2026-10")
+		return err
 	},
 	"getFreeRoundGrant": func(ctx context.Context, c *cgs.Client) error {
 		_, err := c.FreeRounds.GetGrant(ctx, "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d")

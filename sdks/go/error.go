@@ -69,6 +69,7 @@ const (
 	CodeStakeNotAllowed         ErrorCode = "stake_not_allowed"
 	CodeFreeRoundsLimitExceeded ErrorCode = "free_rounds_limit_exceeded"
 	CodeInvalidValidity         ErrorCode = "invalid_validity"
+	CodeReportTooLarge          ErrorCode = "report_too_large"
 )
 
 // errorCodes lists the constants above, so that a test can hold them to the document.
@@ -85,7 +86,7 @@ var errorCodes = []ErrorCode{
 	CodePlayerRestricted, CodeStakeLimitExceeded, CodeSessionTimeExceeded, CodeExclusionActive,
 	CodeLossLimitReached, CodeLiveKey, CodeNotSeamless, CodeOperatorSuspended,
 	CodeExternalIDConflict, CodeCampaignEnded, CodeCampaignCancelled, CodeFreeRoundsNotSupported, CodeMixedProviders,
-	CodeStakeNotAllowed, CodeFreeRoundsLimitExceeded, CodeInvalidValidity,
+	CodeStakeNotAllowed, CodeFreeRoundsLimitExceeded, CodeInvalidValidity, CodeReportTooLarge,
 }
 
 // FieldError is one failing field of an invalid request: a JSON Pointer into the request body

@@ -266,7 +266,7 @@ begin
   select case when (select count(*) from grouped g where not g.total) > ggr_report.max_cells then 'too_large' else 'ok' end,
          case when (select count(*) from grouped g where not g.total) <= ggr_report.max_cells then (
            select json_build_object(
-                    'object', 'ggr_report', 'livemode', caller.livemode, 'from', ggr_report.from_day, 'to', ggr_report.to_day,
+                    'object', 'ggr_report', 'livemode', caller.livemode, 'first_day', ggr_report.from_day, 'last_day', ggr_report.to_day,
                     'group_by', to_json(ggr_report.group_by),
                     'data', coalesce(jsonb_agg(c.cell order by c.day, c.provider, c.game_id, c.currency, c.player_id)
                                        filter (where not c.total), '[]'),

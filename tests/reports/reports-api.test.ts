@@ -76,7 +76,7 @@ describe('GET /v3/reports/ggr', () => {
     await post('bets', { session_token: token, transaction_id: id('bet'), round_id: round, amount: '3' });
     await post('wins', { session_token: token, transaction_id: id('win'), round_id: round, amount: '1.5', round_closed: true });
     const live = await get(`/reports/ggr?from=${day(0)}&to=${day(0)}&group_by=provider,game`);
-    expect(live.body).toMatchObject({ object: 'ggr_report', livemode: true, from: day(0), to: day(0), group_by: ['provider', 'game'] });
+    expect(live.body).toMatchObject({ object: 'ggr_report', livemode: true, first_day: day(0), last_day: day(0), group_by: ['provider', 'game'] });
     expect(live.body.data).toContainEqual(expect.objectContaining({ provider: 'pragmatic-play', game_id: validBody.game_id, currency: 'EUR' }));
     const test = (await issueKey(sql, operator.account, 'Reports sandbox', false)).key;
     expect((await get(`/reports/ggr?from=${day(0)}&to=${day(0)}`, test)).body).toMatchObject({ livemode: false, data: [], totals: [] });

@@ -30,6 +30,7 @@ INLINE_NAMES = {
     "#/components/schemas/WalletCheckReport/properties/scenarios/items": "WalletCheckScenario",
     "#/components/schemas/SandboxReset/properties/removed": "SandboxResetRemoved",
     "#/components/schemas/FreeRoundCampaign/properties/grants": "FreeRoundGrantCounts",
+    "#/components/schemas/Statement/properties/totals/items": "StatementTotal",
     "#/webhooks/walletCall/post/requestBody/content/application~1json/schema": "WalletCall",
 }
 

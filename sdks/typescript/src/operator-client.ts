@@ -28,6 +28,12 @@ import type {
   FreeRoundGrant,
   FreeRoundGrantListQuery,
   FreeRoundPlayersAdded,
+  GgrReport,
+  GgrReportQuery,
+  ReconciliationLine,
+  ReconciliationPage,
+  ReconciliationQuery,
+  Statement,
   Round,
   RoundDetail,
   RoundListQuery,
@@ -158,6 +164,22 @@ export interface OperatorClient {
       get(id: string, options?: RequestOptions): Promise<FreeRoundGrant>;
     };
   };
+  reports: {
+    /** GGR, turnover, rollbacks and voids, rounds and players from `from` to `to` (UTC days, at most 366). */
+    ggr(query: GgrReportQuery, options?: RequestOptions): Promise<GgrReport>;
+    /**
+     * Every round transaction of a UTC `date` (or `from` to `to`), oldest first: `list` a page
+     * (the first with the range's totals) or `iterate` every line.
+     */
+    reconciliation: {
+      list(query: ReconciliationQuery, options?: RequestOptions): Promise<ReconciliationPage>;
+      iterate(query: ReconciliationQuery, options?: RequestOptions): AsyncGenerator<ReconciliationLine, void, undefined>;
+      /** The whole range as one CSV text (RFC 4180, a header row, formula cells guarded), as a spreadsheet opens it. */
+      csv(query: Omit<ReconciliationQuery, 'limit' | 'cursor'>, options?: RequestOptions): Promise<string>;
+    };
+    /** The month's statement (`2026-10`): GGR per provider and currency, your fee rate and the amount due. */
+    statement(month: string, options?: RequestOptions): Promise<Statement>;
+  };
   players: {
     /** A player's responsible-gaming restrictions (all empty when none were set). */
     getRestrictions(playerId: string, options?: RequestOptions): Promise<PlayerRestrictions>;
@@ -191,6 +213,8 @@ interface Call {
   headers?: Record<string, string>;
   body?: unknown;
   signal?: AbortSignal;
+  /** The answer as text (CSV), not JSON. */
+  text?: boolean;
 }
 
 const endpointPath = (id: string) => `/v3/webhook-endpoints/${encodeURIComponent(id)}`;
@@ -215,7 +239,7 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new RangeError(`timeoutMs must be a positive number, not ${timeoutMs}`);
 
-  async function call<T>({ method, path, headers, body, signal }: Call): Promise<T> {
+  async function call<T>({ method, path, headers, body, signal, text }: Call): Promise<T> {
     // A POST is repeated only under an Idempotency-Key: the server then answers a retry with the
     // first outcome instead of acting twice. A GET changes nothing.
     const retryable = method === 'GET' || headers?.['idempotency-key'] !== undefined;
@@ -239,7 +263,7 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
       try {
         response = await fetchImpl(`${baseUrl}${path}`, { ...init, signal: attemptSignal });
         // A 2xx body is read within the attempt: a body that stalls times out like a silent server.
-        if (response.ok) answer = (await response.json()) as T;
+        if (response.ok) answer = (text ? await response.text() : await response.json()) as T;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         if (!canRetry || (!timeout.aborted && !(error instanceof TypeError))) throw timeout.aborted ? timeout.reason : error;
@@ -353,6 +377,20 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
         get: (id, { signal } = {}) =>
           call<FreeRoundGrant>({ method: 'GET', path: `/v3/free-rounds/grants/${encodeURIComponent(id)}`, signal }),
       },
+    },
+    reports: {
+      ggr: ({ groupBy, ...query }, { signal } = {}) =>
+        call<GgrReport>({ method: 'GET', path: `/v3/reports/ggr${queryString({ ...query, groupBy: groupBy?.join(',') })}`, signal }),
+      reconciliation: {
+        ...listOf<ReconciliationLine, ReconciliationQuery>('/v3/reconciliation/transactions') as {
+          list(query: ReconciliationQuery, options?: RequestOptions): Promise<ReconciliationPage>;
+          iterate(query: ReconciliationQuery, options?: RequestOptions): AsyncGenerator<ReconciliationLine, void, undefined>;
+        },
+        csv: (query, { signal } = {}) => call<string>({
+          method: 'GET', path: `/v3/reconciliation/transactions${queryString(query)}`, headers: { accept: 'text/csv' }, signal, text: true,
+        }),
+      },
+      statement: (month, { signal } = {}) => call<Statement>({ method: 'GET', path: `/v3/statements/${encodeURIComponent(month)}`, signal }),
     },
     players: {
       getRestrictions: (playerId, { signal } = {}) =>

@@ -53,6 +53,18 @@ export type FreeRoundGrant = Schemas['FreeRoundGrant'];
 export type FreeRoundCampaignInput = CamelCased<Schemas['FreeRoundCampaignRequest']>;
 /** How many grants `freeRounds.campaigns.addPlayers` made, and how many existed. */
 export type FreeRoundPlayersAdded = Schemas['FreeRoundPlayersAdded'];
+/** `GET /v3/reports/ggr`: cells of one currency, grouped as asked, and each currency's totals. */
+export type GgrReport = Schemas['GgrReport'];
+export type GgrCell = Schemas['GgrCell'];
+/** What `reports.ggr` groups by. */
+export type GgrDimension = 'day' | 'provider' | 'game' | 'currency' | 'player';
+/** One round transaction as `GET /v3/reconciliation/transactions` lists it. */
+export type ReconciliationLine = Schemas['ReconciliationLine'];
+export type ReconciliationTotal = Schemas['ReconciliationTotal'];
+/** A page of reconciliation lines; the first (no cursor) carries the range's `totals`. */
+export type ReconciliationPage = Schemas['ReconciliationPage'];
+/** `GET /v3/statements/{month}`. */
+export type Statement = Schemas['Statement'];
 
 /** One page of a list: `data`, and `next_cursor` (null on the last page) to ask for the next. */
 export interface Page<T> {
@@ -70,6 +82,10 @@ export type RoundListQuery = ListQuery<'listRounds'>;
 export type EventListQuery = ListQuery<'listEvents'>;
 export type FreeRoundCampaignListQuery = ListQuery<'listFreeRoundCampaigns'>;
 export type FreeRoundGrantListQuery = ListQuery<'listFreeRoundGrants'>;
+/** `from`, `to` (UTC days), filters, and `groupBy` as a list (sent comma-separated). */
+export type GgrReportQuery = Omit<ListQuery<'getGgrReport'>, 'groupBy'> & { groupBy?: GgrDimension[] };
+/** A UTC `date`, or `from` and `to`; `limit` and `cursor` for pages. */
+export type ReconciliationQuery = ListQuery<'listReconciliationTransactions'>;
 /** `limit` and `cursor`, which every list takes. */
 export type PageQuery = ListQuery<'listWallets'>;
 

@@ -2031,8 +2031,10 @@ export interface components {
             object: "ggr_report";
             /** @description The key's mode: test and live play are reported apart. */
             livemode: boolean;
-            from: components["schemas"]["Day"];
-            to: components["schemas"]["Day"];
+            /** @description `from` as asked. */
+            first_day: components["schemas"]["Day"];
+            /** @description `to` as asked. */
+            last_day: components["schemas"]["Day"];
             group_by: ("day" | "provider" | "game" | "currency" | "player")[];
             /** @description The cells, ordered by day, provider, game, currency and player. */
             data: components["schemas"]["GgrCell"][];

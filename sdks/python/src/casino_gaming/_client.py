@@ -168,6 +168,7 @@ class Client:
             Games,
             Jurisdictions,
             Players,
+            Reports,
             Providers,
             Rounds,
             Sandbox,
@@ -188,6 +189,7 @@ class Client:
         self.rounds = Rounds(self)
         self.free_round_campaigns = FreeRoundCampaigns(self)
         self.free_round_grants = FreeRoundGrants(self)
+        self.reports = Reports(self)
         self.wallet_settings = WalletSettingsResource(self)
         self.webhook_endpoints = WebhookEndpoints(self)
         self.events = Events(self)

@@ -33,6 +33,9 @@ from .types import (
     FreeRoundGrant,
     FreeRoundPlayersAdded,
     Game,
+    GgrReport,
+    ReconciliationPage,
+    Statement,
     GameSession,
     Jurisdiction,
     LossLimits,
@@ -476,6 +479,55 @@ class FreeRoundGrants(_Resource):
     @operation("getFreeRoundGrant")
     def get(self, id: str) -> FreeRoundGrant:
         return self._get(f"/v3/free-rounds/grants/{_segment(id)}", FreeRoundGrant)
+
+
+class Reports(_Resource):
+    """Reports and reconciliation: GGR by day, provider, game, currency and player; every round
+    transaction of a day; monthly statements."""
+
+    @operation("getGgrReport")
+    def ggr(
+        self,
+        *,
+        from_: Union[str, _dt.date, None] = None,
+        to: Union[str, _dt.date, None] = None,
+        group_by: Optional[Sequence[Literal["day", "provider", "game", "currency", "player"]]] = None,
+        currency: Optional[str] = None,
+        provider: Optional[str] = None,
+        game_id: Optional[str] = None,
+    ) -> GgrReport:
+        """Bets, wins, rolled-back and voided bets, GGR, rounds and players from ``from_`` to ``to``
+        (UTC days, both included, at most 366; both required), in cells of one currency."""
+        query = {
+            "from": from_,
+            "to": to,
+            "group_by": None if group_by is None else ",".join(group_by),
+            "currency": currency,
+            "provider": provider,
+            "game_id": game_id,
+        }
+        return self._get("/v3/reports/ggr", GgrReport, **query)
+
+    @operation("listReconciliationTransactions")
+    def reconciliation(
+        self,
+        *,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        date: Union[str, _dt.date, None] = None,
+        from_: Optional[Instant] = None,
+        to: Optional[Instant] = None,
+    ) -> ReconciliationPage:
+        """One page of the round transactions of a UTC ``date`` (or ``from_`` to ``to``), oldest
+        first; the first page (no ``cursor``) carries the range's totals per currency."""
+        query = {"limit": limit, "cursor": cursor, "date": date, "from": from_, "to": to}
+        return self._get("/v3/reconciliation/transactions", ReconciliationPage, **query)
+
+    @operation("getStatement")
+    def statement(self, month: str) -> Statement:
+        """The statement of a month (``"2026-10"``): GGR per provider and currency, your fee rate
+        and the amount due."""
+        return self._get(f"/v3/statements/{_segment(month)}", Statement)
 
 
 class WalletSettingsResource(_Resource):

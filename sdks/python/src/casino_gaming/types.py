@@ -16,6 +16,8 @@ from ._model import Model
 __all__ = [
     "EventType",
     "ProblemCode",
+    "SportsbookBetStatus",
+    "SportsbookResult",
     "Currency",
     "Event",
     "FieldError",
@@ -25,21 +27,33 @@ __all__ = [
     "FreeRoundPlayersAdded",
     "Game",
     "GameSession",
+    "GgrCell",
+    "GgrReport",
     "Jurisdiction",
     "JurisdictionRules",
     "LossLimits",
     "PlayerRestrictions",
     "Problem",
     "Provider",
+    "ReconciliationLine",
+    "ReconciliationPage",
+    "ReconciliationTotal",
     "Round",
     "RoundDetail",
     "RoundTransaction",
     "SandboxPlayer",
     "SandboxReset",
     "SandboxResetRemoved",
+    "SportsbookAnswer",
+    "SportsbookBet",
+    "SportsbookSettlement",
+    "Statement",
+    "StatementLine",
+    "StatementTotal",
     "Transaction",
     "Wallet",
     "WalletCall",
+    "WalletCallState",
     "WalletCheckReport",
     "WalletCheckScenario",
     "WalletSettings",
@@ -77,6 +91,13 @@ EventType = Literal[
     "free_rounds.grant.cancelled",
     "free_rounds.campaign.ended",
     "free_rounds.campaign.cancelled",
+    "sportsbook.bet.placed",
+    "sportsbook.bet.settled",
+    "sportsbook.bet.resettled",
+    "sportsbook.bet.unsettled",
+    "sportsbook.bet.closed",
+    "sportsbook.bet.discarded",
+    "sportsbook.clawback.pending",
 ]
 
 
@@ -137,6 +158,7 @@ ProblemCode = Literal[
     "stake_not_allowed",
     "free_rounds_limit_exceeded",
     "invalid_validity",
+    "report_too_large",
     "free_round_grant_unknown",
     "free_round_wrong_player",
     "free_round_wrong_game",
@@ -150,6 +172,36 @@ ProblemCode = Literal[
     "free_round_not_lump_sum",
     "free_rounds_left",
     "free_round_not_played",
+    "duplicate_bet",
+    "unknown_bet",
+    "not_sportsbook",
+    "wallet_mode_unsupported",
+    "bet_reserved",
+    "bet_not_reserved",
+    "bet_discarded",
+    "bet_not_settled",
+    "bet_closed",
+    "invalid_settlement",
+    "settlement_cancelled",
+]
+
+
+SportsbookBetStatus = Literal[
+    "reserved",
+    "open",
+    "settled",
+    "closed",
+    "discarded",
+]
+
+
+SportsbookResult = Literal[
+    "won",
+    "lost",
+    "void",
+    "cashout",
+    "half_won",
+    "half_lost",
 ]
 
 
@@ -183,7 +235,7 @@ class FieldError(Model):
 
     __schema__ = "#/components/schemas/FieldError"
 
-    code: Literal["required", "invalid_type", "invalid_format", "unknown_field", "unknown_provider", "provider_unavailable", "unknown_currency", "currency_unavailable", "unknown_game", "game_unavailable", "currency_not_supported", "country_restricted", "country_required", "jurisdiction_required", "jurisdiction_not_held", "game_not_certified", "repeated", "unknown_parameter", "invalid_cursor", "url_not_https", "url_not_public", "url_unresolvable", "free_rounds_not_supported", "mixed_providers", "stake_not_allowed", "rounds_above_limit", "validity_above_limit", "valid_until_not_after_valid_from", "valid_until_passed"]
+    code: Literal["required", "invalid_type", "invalid_format", "unknown_field", "unknown_provider", "provider_unavailable", "unknown_currency", "currency_unavailable", "unknown_game", "game_unavailable", "currency_not_supported", "country_restricted", "country_required", "jurisdiction_required", "jurisdiction_not_held", "game_not_certified", "repeated", "unknown_parameter", "invalid_cursor", "url_not_https", "url_not_public", "url_unresolvable", "free_rounds_not_supported", "mixed_providers", "stake_not_allowed", "rounds_above_limit", "validity_above_limit", "valid_until_not_after_valid_from", "valid_until_passed", "invalid_range"]
     detail: str
     pointer: Optional[str] = None
     parameter: Optional[str] = None
@@ -272,7 +324,7 @@ class Game(Model):
     provider: str
     code: str
     name: str
-    category: Literal["slots", "live_casino", "table_games", "game_show", "crash", "instant", "scratch", "bingo", "jackpot"]
+    category: Literal["slots", "live_casino", "table_games", "game_show", "crash", "instant", "scratch", "bingo", "jackpot", "sportsbook"]
     status: Literal["active", "maintenance", "inactive"]
     rtp: Optional[Decimal]
     volatility: Optional[Literal["low", "medium", "high", "very_high"]]
@@ -305,6 +357,42 @@ class GameSession(Model):
     jurisdiction: Optional[str] = None
     kyc_status: Optional[Literal["unverified", "pending", "verified", "rejected"]] = None
     reality_check_minutes: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class GgrCell(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/GgrCell``."""
+
+    __schema__ = "#/components/schemas/GgrCell"
+
+    currency: str
+    bets: Decimal
+    wins: Decimal
+    free_round_wins: Decimal
+    rolled_back: Decimal
+    voided: Decimal
+    ggr: Decimal
+    rounds: int
+    players: int
+    day: Optional[_dt.date] = None
+    provider: Optional[str] = None
+    game_id: Optional[str] = None
+    player_id: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class GgrReport(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/GgrReport``."""
+
+    __schema__ = "#/components/schemas/GgrReport"
+
+    object: Literal["ggr_report"]
+    livemode: bool
+    first_day: _dt.date
+    last_day: _dt.date
+    group_by: List[Literal["day", "provider", "game", "currency", "player"]]
+    data: List[GgrCell]
+    totals: List[GgrCell]
 
 
 @dataclass(frozen=True)
@@ -384,6 +472,7 @@ class Problem(Model):
     errors: Optional[List[FieldError]] = None
     balance: Optional[Decimal] = None
     currency: Optional[str] = None
+    reason: Optional[Literal["payout_above_potential", "result_payout_mismatch"]] = None
 
 
 @dataclass(frozen=True)
@@ -397,6 +486,58 @@ class Provider(Model):
     category: Optional[str]
     logo_url: Optional[str]
     games_count: int
+
+
+@dataclass(frozen=True)
+class ReconciliationLine(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/ReconciliationLine``."""
+
+    __schema__ = "#/components/schemas/ReconciliationLine"
+
+    id: str
+    created_at: _dt.datetime
+    provider: str
+    transaction_id: str
+    type: Literal["bet", "win", "rollback"]
+    round_id: Optional[str]
+    round: Optional[str]
+    session_id: Optional[str]
+    player_id: Optional[str]
+    game_id: Optional[str]
+    currency: Optional[str]
+    amount: Decimal
+    moved: Decimal
+    related_transaction_id: Optional[str]
+    wallet_mode: Literal["transfer", "seamless"]
+    ledger_transaction_id: Optional[str]
+    review: Optional[Literal["held", "released", "rejected"]]
+    wallet_call: Optional[WalletCallState]
+
+
+@dataclass(frozen=True)
+class ReconciliationPage(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/ReconciliationPage``."""
+
+    __schema__ = "#/components/schemas/ReconciliationPage"
+
+    data: List[ReconciliationLine]
+    next_cursor: Optional[str]
+    has_more: bool
+    totals: Optional[List[ReconciliationTotal]]
+
+
+@dataclass(frozen=True)
+class ReconciliationTotal(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/ReconciliationTotal``."""
+
+    __schema__ = "#/components/schemas/ReconciliationTotal"
+
+    currency: Optional[str]
+    transactions: int
+    bets: Decimal
+    wins: Decimal
+    rollbacks: Decimal
+    moved: Decimal
 
 
 @dataclass(frozen=True)
@@ -499,6 +640,115 @@ class SandboxResetRemoved(Model):
 
 
 @dataclass(frozen=True)
+class SportsbookAnswer(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/SportsbookAnswer``."""
+
+    __schema__ = "#/components/schemas/SportsbookAnswer"
+
+    transaction_id: str
+    bet_id: str
+    status: Optional[SportsbookBetStatus]
+    result: Optional[SportsbookResult]
+    payout: Optional[Decimal]
+    paid: Optional[Decimal]
+    owed: Optional[Decimal]
+    balance: Optional[Decimal]
+    currency: Optional[str]
+
+
+@dataclass(frozen=True)
+class SportsbookBet(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/SportsbookBet``."""
+
+    __schema__ = "#/components/schemas/SportsbookBet"
+
+    id: str
+    bet_id: str
+    provider: str
+    game_id: str
+    session_id: str
+    player_id: str
+    currency: str
+    wallet_mode: Literal["transfer", "seamless"]
+    status: SportsbookBetStatus
+    stake: Decimal
+    odds: Decimal
+    potential_payout: Decimal
+    selections: Any
+    result: Optional[SportsbookResult]
+    payout: Decimal
+    paid: Decimal
+    owed: Decimal
+    livemode: bool
+    placed_at: _dt.datetime
+    settled_at: Optional[_dt.datetime]
+    closed_at: Optional[_dt.datetime]
+    settlements: List[SportsbookSettlement]
+
+
+@dataclass(frozen=True)
+class SportsbookSettlement(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/SportsbookSettlement``."""
+
+    __schema__ = "#/components/schemas/SportsbookSettlement"
+
+    type: Literal["settlement", "unsettlement", "recovery", "discard"]
+    transaction_id: str
+    moved: Decimal
+    created_at: _dt.datetime
+    result: Optional[SportsbookResult] = None
+    payout: Optional[Decimal] = None
+    withheld: Optional[Decimal] = None
+    owed: Optional[Decimal] = None
+    from_bet_id: Optional[str] = None
+    reason: Optional[Literal["discarded", "expired"]] = None
+
+
+@dataclass(frozen=True)
+class Statement(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/Statement``."""
+
+    __schema__ = "#/components/schemas/Statement"
+
+    object: Literal["statement"]
+    month: str
+    livemode: bool
+    status: Literal["open", "issued"]
+    fee_rate: Optional[Decimal]
+    issued_at: Optional[_dt.datetime]
+    lines: List[StatementLine]
+    totals: List[StatementTotal]
+
+
+@dataclass(frozen=True)
+class StatementLine(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/StatementLine``."""
+
+    __schema__ = "#/components/schemas/StatementLine"
+
+    provider: str
+    currency: str
+    bets: Decimal
+    wins: Decimal
+    free_round_wins: Decimal
+    rolled_back: Decimal
+    voided: Decimal
+    ggr: Decimal
+    amount_due: Optional[Decimal]
+
+
+@dataclass(frozen=True)
+class StatementTotal(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/Statement/properties/totals/items``."""
+
+    __schema__ = "#/components/schemas/Statement/properties/totals/items"
+
+    currency: str
+    ggr: Decimal
+    amount_due: Optional[Decimal]
+
+
+@dataclass(frozen=True)
 class Transaction(Model):
     """The object the OpenAPI document describes at ``#/components/schemas/Transaction``."""
 
@@ -542,6 +792,20 @@ class WalletCall(Model):
     amount: Optional[Decimal] = None
     rolled_back_transaction_id: Optional[str] = None
     round_closed: Optional[bool] = None
+
+
+@dataclass(frozen=True)
+class WalletCallState(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/WalletCallState``."""
+
+    __schema__ = "#/components/schemas/WalletCallState"
+
+    id: str
+    action: Literal["debit", "credit", "rollback"]
+    status: Literal["pending", "accepted", "failed"]
+    attempts: int
+    balance: Optional[Decimal]
+    completed_at: Optional[_dt.datetime]
 
 
 @dataclass(frozen=True)
