@@ -115,11 +115,14 @@ describe('free bets', () => {
     expect(refused).toMatchObject({ status: 422, body: { code: 'free_round_wrong_game' } });
   });
 
-  it('refuses, writing nothing: unknown grant, another player\'s, another game, another stake', async () => {
+  it('refuses, writing nothing: unknown grant, another player\'s, another game or currency, another stake', async () => {
     const g = await granted();
     const stranger = await granted();
     const otherGame = await launchToken(handle, operator, { player_id: g.player, game_id: games.b });
+    // The grant's game, in another currency than the campaign's.
+    const otherCurrency = await launchToken(handle, operator, { player_id: g.player, game_id: games.a, currency: 'GBP' });
     const cases: [string, object, string][] = [
+      ['free_round_wrong_game', { session_token: otherCurrency, free_round_grant_id: g.grant }, 'currency'],
       ['free_round_grant_unknown', { session_token: g.token, free_round_grant_id: randomUUID() }, 'unknown'],
       ['free_round_wrong_player', { session_token: g.token, free_round_grant_id: stranger.grant }, 'player'],
       ['free_round_wrong_game', { session_token: otherGame, free_round_grant_id: g.grant }, 'game'],
