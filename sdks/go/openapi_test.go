@@ -158,11 +158,14 @@ var patternCache sync.Map
 
 var lookahead = regexp.MustCompile(`\(\?![^)]*\)`)
 
+// ECMAScript's \uFFFF and \u{10FFFF} escapes are RE2's \x{FFFF} and \x{10FFFF}.
+var unicodeEscape = regexp.MustCompile(`\\u\{([0-9A-Fa-f]+)\}|\\u([0-9A-Fa-f]{4})`)
+
 func pattern(p string) *regexp.Regexp {
 	if re, ok := patternCache.Load(p); ok {
 		return re.(*regexp.Regexp)
 	}
-	re, err := regexp.Compile(lookahead.ReplaceAllString(p, ""))
+	re, err := regexp.Compile(unicodeEscape.ReplaceAllString(lookahead.ReplaceAllString(p, ""), `\x{$1$2}`))
 	if err != nil {
 		re = regexp.MustCompile(``)
 	}

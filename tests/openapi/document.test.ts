@@ -61,6 +61,8 @@ describe('the OpenAPI document', () => {
     const request = schemas.SessionRequest;
     expect(request.additionalProperties).toBe(false);
     expect(request.required).toEqual(['player_id', 'game_id', 'currency']);
-    expect(request.properties.player_id).toMatchObject({ minLength: 1, maxLength: 128 });
+    // Every player_id, and every id an operator chooses, is the one OperatorId (docs/validation.md).
+    expect(request.properties.player_id.$ref).toBe('#/components/schemas/OperatorId');
+    expect(schemas.OperatorId).toMatchObject({ minLength: 1, maxLength: 128 });
   });
 });

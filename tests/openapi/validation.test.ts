@@ -98,7 +98,7 @@ describe('request bodies from the document', () => {
     expect(problem.extras.errors).toEqual([
       { pointer: '#/game_id', code: 'required', detail: 'game_id is required.' },
       { pointer: '#/player_id', code: 'invalid_type', detail: 'player_id must be a string.' },
-      { pointer: '#/currency', code: 'invalid_format', detail: 'currency must match `^[A-Z]{3}$`.' },
+      { pointer: '#/currency', code: 'invalid_format', detail: 'currency must be an ISO 4217 code in capitals, such as EUR.' },
       { pointer: '#/a~1b', code: 'unknown_field', detail: 'This field is not accepted.' },
     ]);
   });

@@ -49,7 +49,9 @@ describe('test players', () => {
       body: { player_id: 'p-1', currency: 'EUR', balance: '100.0000', behaviour: 'normal', livemode: false, created_at: expect.any(String) },
     });
     expect((await player({ player_id: 'p-1', currency: 'EUR', balance: '7.5' })).body.balance).toBe('7.5000');
-    expect(await player({ player_id: 'p-1', currency: 'XXQ', balance: '1' })).toMatchObject({ status: 400 });
+    // A currency the service does not have: 422, as everywhere (docs/validation.md).
+    expect(await player({ player_id: 'p-1', currency: 'XXQ', balance: '1' }))
+      .toMatchObject({ status: 422, body: { code: 'reference_unavailable', errors: [{ pointer: '#/currency', code: 'unknown_currency' }] } });
     expect(await player({ player_id: 'p-1', currency: 'EUR', balance: '-1' })).toMatchObject({ status: 400 });
   });
 

@@ -87,7 +87,7 @@ function parsed(value: unknown): { request: ParsedSessionRequest } | { error: un
 
 /**
  * SessionRequest as openapi.json documents it, written out independently of the parser: an object
- * with exactly player_id (1 to 128 characters, not only spaces, no control characters), game_id
+ * with exactly player_id (1 to 128 characters, no white space at either end, nothing invisible), game_id
  * (`<provider slug>:<game>`) and currency (three capitals), and optionally country (two capitals).
  */
 function followsDocumentedRules(value: unknown): boolean {
@@ -106,7 +106,8 @@ function followsDocumentedRules(value: unknown): boolean {
     return false;
   }
   return typeof player_id === 'string' && [...player_id].length >= 1 && [...player_id].length <= 128
-    && !/^\s*$/.test(player_id) && !/[\p{Cc}\p{Cs}]/u.test(player_id)
+    // docs/validation.md: no white space at either end, nothing invisible (Unicode's own classes).
+    && player_id.trim() === player_id && !/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u.test(player_id)
     && typeof game_id === 'string' && /^[a-z0-9][a-z0-9-]{0,63}:[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/.test(game_id)
     && typeof currency === 'string' && /^[A-Z]{3}$/.test(currency);
 }

@@ -1116,26 +1116,14 @@ export interface components {
     schemas: {
         /** @description `player_id`, `game_id` and `currency` are required; `country`, `jurisdiction`, `kyc_status` and `reality_check_minutes` optional; unknown fields are refused (`unknown_field`). */
         SessionRequest: {
-            /**
-             * @description The operator's identifier of the player: 1 to 128 characters, not only spaces, no control characters.
-             * @example player-1
-             */
-            player_id: string;
-            /**
-             * @description `<provider slug>:<game code>` of an active game of an active provider in the catalogue: the slug (lower-case letters, digits and `-`, at most 64), then the code (`[A-Za-z0-9._~-]`, at most 128).
-             * @example pragmatic-play:vs20olympgate
-             */
-            game_id: string;
-            /**
-             * @description An active ISO 4217 currency code, in capitals, that the game plays in.
-             * @example EUR
-             */
-            currency: string;
-            /**
-             * @description The player's country, ISO 3166-1 alpha-2 in capitals: a game restricted there, or a country the session's jurisdiction does not cover, is refused (`country_restricted`); required where the jurisdiction covers some countries only (`country_required`).
-             * @example MT
-             */
-            country?: string;
+            /** @description The operator's identifier of the player (an `OperatorId`: no white space at either end, no invisible characters). */
+            player_id: components["schemas"]["OperatorId"];
+            /** @description `<provider slug>:<game code>` of an active game of an active provider in the catalogue: the slug (lower-case letters, digits and `-`, at most 64), then the code (`[A-Za-z0-9._~-]`, at most 128). */
+            game_id: components["schemas"]["GameId"];
+            /** @description An active ISO 4217 currency code, in capitals, that the game plays in. */
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The player's country, ISO 3166-1 alpha-2 in capitals: a game restricted there, or a country the session's jurisdiction does not cover, is refused (`country_restricted`); required where the jurisdiction covers some countries only (`country_required`). */
+            country?: components["schemas"]["CountryCode"];
             /**
              * @description The jurisdiction the session is played under (`GET /v3/jurisdictions`): required once you hold any licence (`jurisdiction_required`), and one you hold (`jurisdiction_not_held`); the game must be certified there (`game_not_certified`). Its rules go in the launch token.
              * @example GB
@@ -1207,7 +1195,7 @@ export interface components {
              */
             parameter?: string;
             /** @enum {string} */
-            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted" | "country_required" | "jurisdiction_required" | "jurisdiction_not_held" | "game_not_certified" | "repeated" | "unknown_parameter" | "invalid_cursor" | "url_not_https" | "url_not_public" | "url_unresolvable" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "rounds_above_limit" | "validity_above_limit" | "valid_until_not_after_valid_from" | "valid_until_passed" | "invalid_range";
+            code: "required" | "invalid_type" | "invalid_format" | "unknown_field" | "unknown_provider" | "provider_unavailable" | "unknown_currency" | "currency_unavailable" | "unknown_country" | "unknown_game" | "game_unavailable" | "currency_not_supported" | "country_restricted" | "country_required" | "jurisdiction_required" | "jurisdiction_not_held" | "game_not_certified" | "repeated" | "unknown_parameter" | "invalid_cursor" | "url_not_https" | "url_not_public" | "url_unresolvable" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "rounds_above_limit" | "validity_above_limit" | "valid_until_not_after_valid_from" | "valid_until_passed" | "invalid_range";
             detail: string;
         } & (unknown | unknown);
         /** @description RFC 9457 problem details. Internal errors are logged, never returned: `detail` never carries database text. */
@@ -1572,7 +1560,7 @@ export interface components {
             /** @enum {string} */
             mode: "transfer" | "seamless";
             /** @description Your wallet's endpoint; required the first time `mode` is `seamless`. */
-            url?: string;
+            url?: components["schemas"]["CallbackUrl"];
             /**
              * @description Makes a new signing secret; the previous one keeps signing for 24 hours.
              * @default false
@@ -1648,7 +1636,7 @@ export interface components {
             secret: string;
         };
         WebhookEndpointRequest: {
-            url: string;
+            url: components["schemas"]["CallbackUrl"];
             /** @default [] */
             event_types: components["schemas"]["EventType"][];
             description?: string;
@@ -1704,7 +1692,7 @@ export interface components {
             data: components["schemas"]["WebhookDelivery"][];
         };
         WebhookEndpointUpdate: {
-            url?: string;
+            url?: components["schemas"]["CallbackUrl"];
             event_types?: components["schemas"]["EventType"][];
             /** @description A disabled endpoint gets no new deliveries. */
             enabled?: boolean;
@@ -1795,10 +1783,8 @@ export interface components {
             updated_at: components["schemas"]["DateTime"] | null;
         };
         SandboxPlayerRequest: {
-            /** @example player-1 */
-            player_id: string;
-            /** @example EUR */
-            currency: string;
+            player_id: components["schemas"]["OperatorId"];
+            currency: components["schemas"]["CurrencyCode"];
             balance: components["schemas"]["Amount"];
             /**
              * @description `insufficient_funds`: every bet is refused. `failing_wallet`: every bet is answered `502 wallet_failed` at once, as when a seamless wallet fails; `slow_wallet`: the same after the wallet timeout, as when it does not answer in time. Nothing is taken; wins and rollbacks settle. Transfer mode only: in seamless mode your test wallet decides.
@@ -1822,13 +1808,9 @@ export interface components {
             data: components["schemas"]["SandboxPlayer"][];
         };
         WalletCheckRequest: {
-            /**
-             * @description A player of yours in your test wallet, with at least 1.00 to bet.
-             * @example player-1
-             */
-            player_id: string;
-            /** @example EUR */
-            currency: string;
+            /** @description A player of yours in your test wallet, with at least 1.00 to bet. */
+            player_id: components["schemas"]["OperatorId"];
+            currency: components["schemas"]["CurrencyCode"];
         };
         /** @description What a sandbox reset removed. */
         SandboxReset: {
@@ -1867,20 +1849,14 @@ export interface components {
         };
         /** @description A campaign: `external_id` is yours and makes the call safe to repeat (the same body again answers the campaign, another body is `409 external_id_conflict`). Unknown fields are refused. */
         FreeRoundCampaignRequest: {
-            /**
-             * @description Your id of the campaign: one campaign per id in each mode.
-             * @example welcome-2026-12
-             */
-            external_id: string;
+            /** @description Your id of the campaign: one campaign per id in each mode. */
+            external_id: components["schemas"]["OperatorId"];
             /** @example December welcome spins */
             name: string;
             /** @description Games of one provider whose catalogue entry supports free rounds; a grant is locked to the first one its player plays. */
-            game_ids: string[];
-            /**
-             * @description An active currency every game plays in and has free-round stakes for.
-             * @example EUR
-             */
-            currency: string;
+            game_ids: components["schemas"]["GameId"][];
+            /** @description An active currency every game plays in and has free-round stakes for. */
+            currency: components["schemas"]["CurrencyCode"];
             /** @description The stake of each free round: one of the stakes each game allows in `currency`. */
             bet_amount: components["schemas"]["PositiveAmount"];
             /**
@@ -1895,7 +1871,7 @@ export interface components {
             /** @description The most one grant pays in total; what its rounds win above it is recorded, not paid. */
             max_win?: components["schemas"]["PositiveAmount"];
             /** @description Players to grant at once (repeats count once); more with `POST .../players`. */
-            player_ids?: string[];
+            player_ids?: components["schemas"]["OperatorId"][];
         };
         FreeRoundCampaign: {
             /** Format: uuid */
@@ -1941,7 +1917,7 @@ export interface components {
         };
         FreeRoundPlayersRequest: {
             /** @description Up to 1,000 players a call; a player already granted is left as is. */
-            player_ids: string[];
+            player_ids: components["schemas"]["OperatorId"][];
         };
         FreeRoundPlayersAdded: {
             /** Format: uuid */
@@ -2304,6 +2280,31 @@ export interface components {
             next_cursor: string | null;
             has_more: boolean;
         };
+        /**
+         * @description An identifier you choose (a `player_id`, a campaign's `external_id`), compared exactly as sent: 1 to 128 characters, no white space at either end, and none of the characters that print as nothing or reorder text: control (Cc), format (Cf: zero-width spaces and joiners, bidirectional marks, embeddings, overrides and isolates, the byte-order mark, soft hyphen), surrogate (Cs), private-use (Co), line and paragraph separators (Zl, Zp), and every other character Unicode calls default-ignorable (variation selectors, tag characters, Hangul fillers, the combining grapheme joiner). Anything else, spaces inside included, is kept as it is: `Player-1` and `player-1` are two players. Refused: `400 invalid_format` (`invalid_parameters` in a path or query).
+         * @example player-1
+         */
+        OperatorId: string;
+        /**
+         * @description An ISO 4217 code in capitals. Malformed: `400 invalid_format`. Well-formed but not a currency of the service (`GET /v3/currencies` lists those it offers): `422 reference_unavailable`, field code `unknown_currency`, everywhere; where play needs it (sessions, test players, wallet checks, campaigns), one the service has but not active is `currency_unavailable`.
+         * @example EUR
+         */
+        CurrencyCode: string;
+        /**
+         * @description An ISO 3166-1 alpha-2 code in capitals, one assigned to a country (249 today; user-assigned codes such as `XK` and `ZZ` are not). Malformed: `400 invalid_format`. Well-formed but not assigned: `422 reference_unavailable`, field code `unknown_country`, everywhere.
+         * @example MT
+         */
+        CountryCode: string;
+        /**
+         * @description A URL the platform calls (a webhook endpoint, a seamless wallet): at most 2,048 characters, no white space; https, resolving to public addresses only (`400`, field codes `url_not_https`, `url_not_public`, `url_unresolvable`).
+         * @example https://operator.example/cgs
+         */
+        CallbackUrl: string;
+        /**
+         * @description `<provider slug>:<game code>`: the slug (lower-case letters, digits and `-`, at most 64), then the code (`[A-Za-z0-9._~-]`, at most 128).
+         * @example pragmatic-play:vs20olympgate
+         */
+        GameId: string;
     };
     responses: {
         /** @description Created, or replayed for a retry with the same `Idempotency-Key` and body. */
@@ -2502,7 +2503,7 @@ export interface components {
                 };
             };
         };
-        /** @description The `Idempotency-Key` was used with another body (`idempotency_key_reused`), or the game, currency, country or jurisdiction cannot be played (`reference_unavailable`, each reason listed in `errors`: `unknown_provider`, `provider_unavailable`, `unknown_game`, `game_unavailable`, `unknown_currency`, `currency_unavailable`, `currency_not_supported`, `country_restricted`, `country_required`, `jurisdiction_required`, `jurisdiction_not_held`, `game_not_certified`). */
+        /** @description The `Idempotency-Key` was used with another body (`idempotency_key_reused`), or the game, currency, country or jurisdiction cannot be played (`reference_unavailable`, each reason listed in `errors`: `unknown_provider`, `provider_unavailable`, `unknown_game`, `game_unavailable`, `unknown_currency`, `currency_unavailable`, `currency_not_supported`, `unknown_country`, `country_restricted`, `country_required`, `jurisdiction_required`, `jurisdiction_not_held`, `game_not_certified`). */
         Unprocessable: {
             headers: {
                 /**
@@ -2952,6 +2953,25 @@ export interface components {
                 };
             };
         };
+        /** @description A well-formed currency or country that the service does not know (`reference_unavailable`, each listed in `errors` with its pointer or parameter: `unknown_currency`, `currency_unavailable` where play needs an active currency, `unknown_country`); nothing was written. */
+        ReferenceUnknown: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 422;
+                    /** @constant */
+                    code?: "reference_unavailable";
+                };
+            };
+        };
     };
     parameters: {
         /**
@@ -2975,12 +2995,12 @@ export interface components {
          */
         Cursor: string;
         /** @description `<provider slug>:<game code>`. */
-        GameId: string;
+        GameId: components["schemas"]["GameId"];
         /**
          * @description Your identifier of the player, as in sessions.
          * @example player-1
          */
-        PlayerId: string;
+        PlayerId: components["schemas"]["OperatorId"];
     };
     requestBodies: never;
     headers: never;
@@ -3005,7 +3025,7 @@ export interface operations {
                  * @description Only this player.
                  * @example player-1
                  */
-                player_id?: string;
+                player_id?: components["schemas"]["OperatorId"];
                 /**
                  * @description Only sessions in this status (`expired`: created, and past its launch window).
                  * @example created
@@ -3135,12 +3155,12 @@ export interface operations {
                  * @description Only games that play in this currency.
                  * @example EUR
                  */
-                currency?: string;
+                currency?: components["schemas"]["CurrencyCode"];
                 /**
                  * @description Only games that may be offered in this country (ISO 3166-1 alpha-2).
                  * @example MT
                  */
-                country?: string;
+                country?: components["schemas"]["CountryCode"];
                 /**
                  * @description Only games certified in this jurisdiction.
                  * @example GB
@@ -3175,6 +3195,7 @@ export interface operations {
             400: components["responses"]["InvalidParameters"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["ReferenceUnknown"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3352,7 +3373,7 @@ export interface operations {
                  * @description Only this currency.
                  * @example EUR
                  */
-                currency?: string;
+                currency?: components["schemas"]["CurrencyCode"];
                 /**
                  * @description Only this type.
                  * @example bet
@@ -3392,6 +3413,7 @@ export interface operations {
             400: components["responses"]["InvalidParameters"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["ReferenceUnknown"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3625,7 +3647,7 @@ export interface operations {
                  * @description Only this player's.
                  * @example player-1
                  */
-                player_id?: string;
+                player_id?: components["schemas"]["OperatorId"];
                 /**
                  * @description Only this session's.
                  * @example 0b6b7a8e-3c1f-4d2a-9e57-5f7c1d2a4b90
@@ -4338,6 +4360,7 @@ export interface operations {
             409: components["responses"]["ExclusionActive"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ReferenceUnknown"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["WriteUnavailable"];
         };
@@ -4412,6 +4435,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ReferenceUnknown"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["WriteUnavailable"];
         };
@@ -4518,6 +4542,7 @@ export interface operations {
             409: components["responses"]["NotSeamless"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ReferenceUnknown"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["WriteUnavailable"];
         };
@@ -4754,7 +4779,7 @@ export interface operations {
                  * @description Only this player's.
                  * @example player-1
                  */
-                player_id?: string;
+                player_id?: components["schemas"]["OperatorId"];
                 /**
                  * @description Only this campaign's.
                  * @example 4f3e2d1c-0b9a-4877-8665-544332211000

@@ -95,13 +95,46 @@ function demand(keyword: string, constraint: unknown): string {
   }
 }
 
+// A shared field's rule in one sentence (the schema's `x-invalid`: OperatorId, CurrencyCode, ...),
+// said instead of the pattern or length that failed, so every endpoint words a field's refusal alike.
+const RULE_KEYWORDS = new Set(['pattern', 'minLength', 'maxLength', 'format']);
+
+function ruleOf(root: Node, error: OutputUnit): string | undefined {
+  if (!RULE_KEYWORDS.has(error.keyword)) return undefined;
+  let node: Node = root;
+  for (const segment of error.keywordLocation.split('/').slice(1, -1)) {
+    node = segment === '$ref' ? at(node.$ref as string, root) : node?.[unescape(segment)] as Node;
+  }
+  return typeof node?.['x-invalid'] === 'string' ? node['x-invalid'] : undefined;
+}
+
+/** What a failure asks for: the field's rule where the document words one, else its constraint. */
+function demandOf(root: Node, failure: { error: OutputUnit; constraint: unknown }): string {
+  return ruleOf(root, failure.error) ?? demand(failure.error.keyword, failure.constraint);
+}
+
 // Errors that only say a subschema failed: the failure itself is reported beside them.
-const WRAPPERS = new Set(['$ref', 'properties', 'additionalProperties', 'allOf', 'items']);
+const WRAPPERS = new Set(['$ref', 'properties', 'additionalProperties', 'allOf', 'items', 'propertyNames']);
+
+// A nullable field is `oneOf: [<schema>, {type: null}]`: its value is judged by <schema> alone, as
+// the same field where null is not allowed, so neither the oneOf nor the null branch is reported.
+const isNullable = (branches: unknown) => Array.isArray(branches) && branches.some((b) => (b as Node)?.type === 'null');
+const isNullBranch = (error: OutputUnit, constraint: unknown) =>
+  error.keyword === 'type' && constraint === 'null' && /\/oneOf\/\d+\/type$/.test(error.keywordLocation);
 
 function failures(root: Node, validator: Validator, value: unknown): { error: OutputUnit; constraint: unknown }[] {
   return validator.validate(value).errors
     .filter((error) => !WRAPPERS.has(error.keyword))
-    .map((error) => ({ error, constraint: constraintOf(root, error) }));
+    .map((error) => ({ error, constraint: constraintOf(root, error) }))
+    .filter(({ error, constraint }) => !(error.keyword === 'oneOf' && isNullable(constraint)) && !isNullBranch(error, constraint));
+}
+
+/** The name a field error's sentence starts with: the member's (decoded), an item as `list[3]`. */
+function nameAt(pointer: string): string {
+  if (pointer === '#') return 'The body';
+  const segments = pointer.split('/').slice(1).map((s) => unescape(decodeURIComponent(s)));
+  const last = segments.pop()!;
+  return /^\d+$/.test(last) && segments.length ? `${segments.at(-1)}[${last}]` : last;
 }
 
 function operation(path: Path, method: Method): Node {
@@ -146,7 +179,7 @@ export function queryContract<P extends Path>(path: P, method: Method = 'get'): 
         const value = parameter.schema.type === 'integer' && /^-?\d{1,15}$/.test(given[0]) ? Number(given[0]) : given[0];
         const [failure] = failures(parameter.root, parameter.validator, value);
         if (failure) {
-          errors.push({ parameter: name, code: 'invalid_format', detail: `${name} ${demand(failure.error.keyword, failure.constraint)}.` });
+          errors.push({ parameter: name, code: 'invalid_format', detail: `${name} ${demandOf(parameter.root, failure)}.` });
         } else values[name] = value;
       }
     }
@@ -166,6 +199,13 @@ export function schemaContract(name: string): (value: unknown) => boolean {
   return (value) => validator.validate(value).valid;
 }
 
+/** A shared schema's rule as one sentence's end (its `x-invalid`), for answers built outside the checkers. */
+export function ruleOfSchema(name: string): string {
+  const rule = at(`#/components/schemas/${name}`)?.['x-invalid'];
+  if (typeof rule !== 'string') throw new Error(`the OpenAPI document's ${name} has no x-invalid`);
+  return rule;
+}
+
 /** Whether a path or header parameter's value satisfies its schema (the caller knows its problem). */
 export function parameterContract(path: Path, method: Method, location: 'path' | 'header', name: string): (value: string) => boolean {
   const parameter = parameters(path, method, location).get(location === 'header' ? name.toLowerCase() : name);
@@ -178,7 +218,8 @@ const BODY_CODES: Record<string, string> = { required: 'required', type: 'invali
 /** One field error per failure: each missing member of a `required`, named by its own pointer. */
 function bodyErrors(root: Node, validator: Validator, body: unknown): FieldError[] {
   const errors = new Map<string, FieldError>();
-  for (const { error, constraint } of failures(root, validator, body)) {
+  for (const failure of failures(root, validator, body)) {
+    const { error, constraint } = failure;
     const code = BODY_CODES[error.keyword] ?? 'invalid_format';
     if (error.keyword === 'required') {
       const instance = error.instanceLocation.split('/').slice(1).reduce((node, s) => (node as Node)[unescape(s)], body) as Node;
@@ -190,8 +231,8 @@ function bodyErrors(root: Node, validator: Validator, body: unknown): FieldError
     }
     const pointer = error.instanceLocation;
     if (errors.has(pointer)) continue;
-    const name = pointer === '#' ? 'The body' : unescape(pointer.split('/').pop()!);
-    const detail = error.keyword === 'false' ? 'This field is not accepted.' : `${name} ${demand(error.keyword, constraint)}.`;
+    const name = nameAt(pointer);
+    const detail = error.keyword === 'false' ? 'This field is not accepted.' : `${name} ${demandOf(root, failure)}.`;
     errors.set(pointer, { pointer, code, detail });
   }
   return [...errors.values()];

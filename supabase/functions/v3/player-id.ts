@@ -1,11 +1,12 @@
 // The {player_id} of a path (restrictions, sandbox players): the operator's own id for its player,
 // percent-decoded, checked against the document's schema before the database sees it.
-import { parameterContract } from './contract.ts';
+import { parameterContract, ruleOfSchema } from './contract.ts';
 import { Problem } from './problem.ts';
 
 const isPlayerId = parameterContract('/v3/players/{player_id}/restrictions', 'get', 'path', 'player_id');
+const rule = `player_id ${ruleOfSchema('OperatorId')}.`;
 
-/** The {player_id} of a path: 1 to 128 characters, not only spaces, or 400. */
+/** The {player_id} of a path: the document's OperatorId (docs/validation.md), or 400. */
 export function playerIdOf(segment: string): string {
   let id: string;
   try {
@@ -15,7 +16,7 @@ export function playerIdOf(segment: string): string {
   }
   if (!isPlayerId(id)) {
     throw new Problem('invalid_parameters', 'The path has an invalid parameter; see `errors`.', {
-      errors: [{ parameter: 'player_id', code: 'invalid_format', detail: 'A player_id is 1 to 128 characters, not only spaces.' }],
+      errors: [{ parameter: 'player_id', code: 'invalid_format', detail: rule }],
     });
   }
   return id;

@@ -25,7 +25,7 @@ export const problems = {
   payload_too_large: { status: 413, title: 'Payload too large', retryable: false },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', retryable: false },
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused with another request', retryable: false },
-  reference_unavailable: { status: 422, title: 'Unknown or unavailable provider or currency', retryable: false },
+  reference_unavailable: { status: 422, title: 'Unknown or unavailable reference', retryable: false },
   kyc_required: { status: 403, title: 'KYC verification required', retryable: false },
   live_key: { status: 403, title: 'A test key is needed', retryable: false },
   not_seamless: { status: 409, title: 'Not in seamless mode', retryable: false },

@@ -235,7 +235,7 @@ class FieldError(Model):
 
     __schema__ = "#/components/schemas/FieldError"
 
-    code: Literal["required", "invalid_type", "invalid_format", "unknown_field", "unknown_provider", "provider_unavailable", "unknown_currency", "currency_unavailable", "unknown_game", "game_unavailable", "currency_not_supported", "country_restricted", "country_required", "jurisdiction_required", "jurisdiction_not_held", "game_not_certified", "repeated", "unknown_parameter", "invalid_cursor", "url_not_https", "url_not_public", "url_unresolvable", "free_rounds_not_supported", "mixed_providers", "stake_not_allowed", "rounds_above_limit", "validity_above_limit", "valid_until_not_after_valid_from", "valid_until_passed", "invalid_range"]
+    code: Literal["required", "invalid_type", "invalid_format", "unknown_field", "unknown_provider", "provider_unavailable", "unknown_currency", "currency_unavailable", "unknown_country", "unknown_game", "game_unavailable", "currency_not_supported", "country_restricted", "country_required", "jurisdiction_required", "jurisdiction_not_held", "game_not_certified", "repeated", "unknown_parameter", "invalid_cursor", "url_not_https", "url_not_public", "url_unresolvable", "free_rounds_not_supported", "mixed_providers", "stake_not_allowed", "rounds_above_limit", "validity_above_limit", "valid_until_not_after_valid_from", "valid_until_passed", "invalid_range"]
     detail: str
     pointer: Optional[str] = None
     parameter: Optional[str] = None

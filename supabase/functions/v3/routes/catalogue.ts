@@ -14,6 +14,7 @@ import { parameterContract, queryContract } from '../contract.ts';
 import { splitGameId } from '../session-request.ts';
 import type { ObjectOutcome } from '../own-object.ts';
 import { resource } from '../resource.ts';
+import { type ReferenceProblem, refuseUnknownReferences } from '../reference.ts';
 
 const GAME_CODE = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
 const gamesQuery = queryContract('/v3/games');
@@ -61,6 +62,8 @@ function cacheable(request: Request, text: string): Response {
 
 interface GameRow {
   authorized: boolean;
+  /** The currency and country filters' problems (private.reference_problems), on every row. */
+  problems: ReferenceProblem[];
   provider_id: string | null;
   code: string;
   /** The game's JSON, as the database wrote it. */
@@ -73,9 +76,11 @@ export async function listGames(ctx: ApiContext, caller: Caller, request: Reques
   const query = parseListQuery(new URL(request.url), gamesQuery, 2, ([provider, code]) => CURSOR_UUID.test(provider) && GAME_CODE.test(code));
   const { provider, category, currency, country, updated_since, jurisdiction } = query.filters;
   const rows = await caller.answer(ctx.readSql<GameRow[]>`
-    select * from private.list_games(${caller.keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
+    with p as (select private.reference_problems(${currency ?? null}, ${country ?? null}) as problems)
+    select g.*, p.problems from private.list_games(${caller.keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
       ${country ?? null}, ${updated_since ?? null}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null},
-      ${query.limit + 1}, ${jurisdiction ?? null})`);
+      ${query.limit + 1}, ${jurisdiction ?? null}) g, p`);
+  refuseUnknownReferences(rows[0].problems, 'query');
   const found = rows.filter((row) => row.provider_id !== null);
   return cacheable(request, pageJson(found, query.limit, (row) => [row.provider_id!, row.code], (row) => row.game));
 }

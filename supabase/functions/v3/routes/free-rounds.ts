@@ -13,6 +13,7 @@ import type { ApiContext } from '../context.ts';
 import { bodyContract, parameterContract, queryContract, schemaContract } from '../contract.ts';
 import { type Outcome, ownObject } from '../own-object.ts';
 import { resource } from '../resource.ts';
+import { REFERENCE_DETAILS } from '../reference.ts';
 
 const createBody = bodyContract('/v3/free-rounds/campaigns');
 const playersBody = bodyContract('/v3/free-rounds/campaigns/{id}/players');
@@ -74,8 +75,8 @@ const refusalDetails: Record<string, (refusal: Refusal) => string> = {
   unknown_game: () => 'No game with this id in the catalogue.',
   game_unavailable: () => 'The game is in maintenance or inactive.',
   currency_not_supported: () => 'The game does not play in this currency.',
-  unknown_currency: () => 'The service does not offer this currency.',
-  currency_unavailable: () => 'This currency is not active.',
+  unknown_currency: () => REFERENCE_DETAILS.unknown_currency,
+  currency_unavailable: () => REFERENCE_DETAILS.currency_unavailable,
   valid_until_not_after_valid_from: () => 'valid_until must be after valid_from.',
   valid_until_passed: () => 'valid_until has passed.',
   mixed_providers: () => 'The games are of several providers.',

@@ -10,6 +10,7 @@ import { readJsonBody } from '../request-body.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract } from '../contract.ts';
 import { playerIdOf } from '../player-id.ts';
+import { referenceError, referenceUnavailable } from '../reference.ts';
 import { resource } from '../resource.ts';
 
 const restrictionsBody = bodyContract('/v3/players/{player_id}/restrictions', 'put');
@@ -25,7 +26,7 @@ export function playerRoutes(ctx: ApiContext): Hono<CallerEnv> {
 }
 
 /** What the database answers a PUT of the restrictions (private.put_player_restrictions). */
-type PutOutcome = 'updated' | 'exclusion_active' | 'unauthorized';
+type PutOutcome = 'updated' | 'exclusion_active' | 'unknown_currency' | 'unauthorized';
 
 /** GET /v3/players/{player_id}/restrictions */
 export async function readRestrictions(ctx: ApiContext, caller: Caller, segment: string): Promise<Response> {
@@ -44,6 +45,9 @@ export async function putRestrictions(ctx: ApiContext, caller: Caller, request: 
   switch (row.outcome) {
     case 'updated':
       return jsonTextResponse(200, row.body, noStore);
+    case 'unknown_currency':
+      // The body: the pointers of the limits in a currency the service does not have.
+      throw referenceUnavailable((JSON.parse(row.body) as string[]).map((pointer) => referenceError('unknown_currency', { pointer })));
     case 'exclusion_active':
       throw new Problem('exclusion_active', 'A self-exclusion or cool-off is running: it cannot be lifted or shortened before it ends.');
   }

@@ -7,7 +7,8 @@
 import { Hono } from 'hono';
 import { type Caller, type CallerEnv, operatorKey } from '../caller.ts';
 import { jsonResponse, jsonTextResponse } from '../http.ts';
-import { pointerTo, Problem } from '../problem.ts';
+import { Problem } from '../problem.ts';
+import { type ReferenceProblem, referenceError, referenceUnavailable, refuseUnknownReferences } from '../reference.ts';
 import { readJsonBody } from '../request-body.ts';
 import { checkWallet, type WalletCheckTarget } from '../wallet-check.ts';
 import { checkCallableUrl } from '../callable-url.ts';
@@ -34,7 +35,7 @@ type ReadPlayerOutcome = 'found' | 'not_found' | 'live_key' | 'unauthorized';
 /** What the database answers a reset (private.reset_sandbox). */
 type ResetOutcome = 'reset' | 'live_key' | 'unauthorized';
 /** What the database answers a test player's balance set (private.put_sandbox_player). */
-type PutPlayerOutcome = 'created' | 'live_key' | 'unknown_currency' | 'unauthorized';
+type PutPlayerOutcome = 'created' | 'live_key' | 'unknown_currency' | 'currency_unavailable' | 'unauthorized';
 
 /**
  * POST /v3/sandbox/wallet-checks: the self-check of the caller's seamless wallet in test mode, a
@@ -42,9 +43,12 @@ type PutPlayerOutcome = 'created' | 'live_key' | 'unknown_currency' | 'unauthori
  */
 export async function checkTestWallet(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
   const body = walletCheckBody(await readJsonBody(request, ctx.config.maxBodyBytes));
-  const [row] = await caller.answer(ctx.sql<{ authorized: boolean; livemode: boolean; target: { url: string; secrets: string[] } | null }[]>`
-    select * from private.wallet_check_target(${caller.keyHash})`);
+  const [row] = await caller.answer(ctx.sql<
+    { authorized: boolean; livemode: boolean; target: { url: string; secrets: string[] } | null; problems: ReferenceProblem[] }[]
+  >`
+    select t.*, private.reference_problems(${body.currency}, null, true) as problems from private.wallet_check_target(${caller.keyHash}) t`);
   if (row.livemode) throw liveKey();
+  refuseUnknownReferences(row.problems, 'body');
   if (!row.target) throw new Problem('not_seamless', 'Your test-mode wallet is not seamless: PUT /v3/wallet-settings with a test key and a url first.');
   await checkCallableUrl(ctx, row.target.url);
   const target: WalletCheckTarget = {
@@ -83,9 +87,8 @@ export async function createTestPlayer(ctx: ApiContext, caller: Caller, request:
     case 'live_key':
       throw liveKey();
     case 'unknown_currency':
-      throw new Problem('validation_failed', 'The request body has invalid fields; see `errors`.', {
-        errors: [{ pointer: pointerTo('currency'), code: 'unknown_currency', detail: 'The service does not offer this currency.' }],
-      });
+    case 'currency_unavailable':
+      throw referenceUnavailable([referenceError(row.outcome)]);
   }
 }
 

@@ -11,6 +11,7 @@ import { readJsonBody } from '../request-body.ts';
 import type { ApiContext } from '../context.ts';
 import { queryContract, schemaContract } from '../contract.ts';
 import type { ObjectOutcome } from '../own-object.ts';
+import { referenceError } from '../reference.ts';
 import { resource } from '../resource.ts';
 import { type GameSession, type GameSessionRow, parseSessionId, presentSession, rulesFor } from '../game-session.ts';
 import { parseSessionRequest, readIdempotencyKey, requestFingerprint } from '../session-request.ts';
@@ -33,8 +34,9 @@ const referenceErrors: Record<string, FieldError> = {
   provider_unavailable: {
     pointer: pointerTo('game_id'), code: 'provider_unavailable', detail: 'The provider is in maintenance or inactive.',
   },
-  unknown_currency: { pointer: pointerTo('currency'), code: 'unknown_currency', detail: 'The service does not offer this currency.' },
-  currency_unavailable: { pointer: pointerTo('currency'), code: 'currency_unavailable', detail: 'This currency is not active.' },
+  unknown_currency: referenceError('unknown_currency'),
+  currency_unavailable: referenceError('currency_unavailable'),
+  unknown_country: referenceError('unknown_country'),
   unknown_game: { pointer: pointerTo('game_id'), code: 'unknown_game', detail: 'The provider has no game with this code in the catalogue.' },
   game_unavailable: { pointer: pointerTo('game_id'), code: 'game_unavailable', detail: 'The game is in maintenance or inactive.' },
   currency_not_supported: {
