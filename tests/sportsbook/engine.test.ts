@@ -2,12 +2,10 @@
 // _close), in transfer mode: every money rule against a real float, each call one transaction as
 // the provider routes make it (and run again when a concurrent movement took the balance).
 import { createHash, randomUUID } from 'node:crypto';
-import type { Sql } from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
-import { rerunConflicts } from '../../supabase/functions/_shared/database.ts';
 import { newOperator, type Operator, recordedSession, type RecordedSessionOptions } from '../helpers/api.ts';
-import { sportsbookGame } from './sportsbook.ts';
+import { engine, sportsbookGame } from './sportsbook.ts';
 
 const sql = connect();
 let operator: Operator;
@@ -24,37 +22,6 @@ beforeAll(async () => {
   keyHash = sha(issued.key);
   game = await sportsbookGame(sql);
 });
-
-interface Outcome {
-  outcome: string;
-  body: Record<string, unknown> | null;
-}
-
-/** The engine's calls, as the routes make them (the fingerprint is of the request's meaning). */
-export function engine(sql: Sql, keyHash: () => string) {
-  const one = async (query: () => Promise<Outcome[]>) => (await rerunConflicts(query))[0];
-  return {
-    place: (s: string, bet: string, tx: string, amount: string, options: { odds?: string; potential?: string; twoPhase?: boolean } = {}) => {
-      const [odds, potential, twoPhase] = [options.odds ?? '2', options.potential ?? String(Number(amount) * Number(options.odds ?? '2')),
-        options.twoPhase ?? false];
-      return one(() => sql<Outcome[]>`select * from private.sportsbook_place(${keyHash()}, ${s}, ${bet}, ${tx}, ${amount}::numeric,
-        ${odds}::numeric, ${potential}::numeric, ${sql.json([{ event: 'Reds v Blues', market: '1X2', pick: '1' }])}, ${twoPhase},
-        ${sha(JSON.stringify(['place', s, bet, tx, amount, odds, potential, twoPhase]))})`);
-    },
-    settle: (bet: string, tx: string, result: string, payout: string) =>
-      one(() => sql<Outcome[]>`select * from private.sportsbook_settle(${keyHash()}, ${bet}, ${tx}, ${result}, ${payout}::numeric,
-        ${sha(JSON.stringify(['settle', bet, tx, result, payout]))})`),
-    unsettle: (bet: string, tx: string, settlement: string | null = null) =>
-      one(() => sql<Outcome[]>`select * from private.sportsbook_unsettle(${keyHash()}, ${bet}, ${tx}, ${settlement},
-        ${sha(JSON.stringify(['unsettle', bet, tx, settlement]))})`),
-    commit: (bet: string, tx: string) =>
-      one(() => sql<Outcome[]>`select * from private.sportsbook_commit(${keyHash()}, ${bet}, ${tx}, ${sha(JSON.stringify(['commit', bet, tx]))})`),
-    discard: (bet: string, tx: string) =>
-      one(() => sql<Outcome[]>`select * from private.sportsbook_discard(${keyHash()}, ${bet}, ${tx}, ${sha(JSON.stringify(['discard', bet, tx]))})`),
-    close: (bet: string, tx: string) =>
-      one(() => sql<Outcome[]>`select * from private.sportsbook_close(${keyHash()}, ${bet}, ${tx}, ${sha(JSON.stringify(['close', bet, tx]))})`),
-  };
-}
 
 const { place, settle, unsettle, commit, discard, close } = engine(sql, () => keyHash);
 const session = (options: RecordedSessionOptions & { player?: string } = {}) =>
