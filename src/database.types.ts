@@ -797,6 +797,7 @@ export type Database = {
           "client_id": string;
           "currency_code": string;
           "fee_rate": number;
+          "free_round_wins": number;
           "ggr": number;
           "issued_at": string;
           "month": string;
@@ -812,6 +813,7 @@ export type Database = {
           "client_id": string;
           "currency_code": string;
           "fee_rate": number;
+          "free_round_wins": number;
           "ggr": number;
           "issued_at"?: string;
           "month": string;
@@ -826,6 +828,7 @@ export type Database = {
           "client_id"?: string;
           "currency_code"?: string;
           "fee_rate"?: number;
+          "free_round_wins"?: number;
           "ggr"?: number;
           "issued_at"?: string;
           "month"?: string;

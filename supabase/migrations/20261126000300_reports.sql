@@ -32,6 +32,7 @@ create table private.ggr_day (
   bets numeric not null,
   bet_count bigint not null,
   wins numeric not null,
+  free_round_wins numeric not null,
   rolled_back numeric not null,
   voided numeric not null,
   rounds bigint not null,
@@ -68,43 +69,58 @@ create index held_win_released_idx on public.held_win (client_id, decided_at) wh
 create function private.ggr_cells(client_id uuid, livemode boolean, starts timestamptz, ends timestamptz)
 returns table (
   day date, provider_id uuid, game text, currency_code text, player_id text,
-  bets numeric, bet_count bigint, wins numeric, rolled_back numeric, voided numeric, rounds bigint
+  bets numeric, bet_count bigint, wins numeric, free_round_wins numeric, rolled_back numeric, voided numeric, rounds bigint
 )
 language sql stable
 set search_path = ''
 as $$
   select m.day, m.provider_id, m.game, m.currency_code, m.player_id,
-         sum(m.bets), sum(m.bet_count)::bigint, sum(m.wins), sum(m.rolled_back), sum(m.voided), sum(m.rounds)::bigint
+         sum(m.bets), sum(m.bet_count)::bigint, sum(m.wins), sum(m.free_round_wins), sum(m.rolled_back), sum(m.voided),
+         sum(m.rounds)::bigint
   from (
     -- Movements, in the day they were recorded. A bet counts once it moved money (seamless: the
     -- operator's wallet accepted its debit; a refused one is deleted, a failed one never moved).
+    -- A free round (game_round.free_round_grant_id) moves no money but its wins: what each paid
+    -- (the float's movement, or the credit call's amount; max_win may cap it below what the
+    -- provider reported, and a lump-sum game pays only its payout) is free_round_wins.
     select (t.created_at at time zone 'UTC')::date as day, r.provider_id, r.game, r.currency_code, r.player_id,
-           case when t.kind = 'bet' and (r.wallet_mode = 'transfer' or c.status = 'accepted') then t.amount else 0 end as bets,
-           case when t.kind = 'bet' and (r.wallet_mode = 'transfer' or c.status = 'accepted') then 1 else 0 end as bet_count,
-           case when t.kind = 'win' and h.round_transaction_id is null then t.amount else 0 end as wins,
-           case when t.kind = 'rollback' and t.transaction_id is distinct from 'cgs-cancel-' || t.related_id then t.amount else 0 end
-             as rolled_back,
-           case when t.kind = 'rollback' and t.transaction_id = 'cgs-cancel-' || t.related_id then t.amount else 0 end as voided,
+           case when t.kind = 'bet' and r.free_round_grant_id is null and (r.wallet_mode = 'transfer' or c.status = 'accepted')
+                then t.amount else 0 end as bets,
+           case when t.kind = 'bet' and r.free_round_grant_id is null and (r.wallet_mode = 'transfer' or c.status = 'accepted')
+                then 1 else 0 end as bet_count,
+           case when t.kind = 'win' and r.free_round_grant_id is null and h.round_transaction_id is null then t.amount else 0 end
+             as wins,
+           case when t.kind = 'win' and r.free_round_grant_id is not null
+                then coalesce(l.amount, (fc.request->>'amount')::numeric, 0) else 0 end as free_round_wins,
+           case when t.kind = 'rollback' and r.free_round_grant_id is null and t.transaction_id is distinct from 'cgs-cancel-' || t.related_id
+                then t.amount else 0 end as rolled_back,
+           case when t.kind = 'rollback' and r.free_round_grant_id is null and t.transaction_id = 'cgs-cancel-' || t.related_id
+                then t.amount else 0 end as voided,
            0 as rounds
     from public.round_transaction t
     join public.game_round r on r.id = t.round_id
     left join public.wallet_call c on t.kind = 'bet' and c.round_transaction_id = t.id and c.action = 'debit'
     left join public.held_win h on t.kind = 'win' and h.round_transaction_id = t.id
+    left join public.transaction l on r.free_round_grant_id is not null and t.kind = 'win' and l.id = t.ledger_transaction_id
+    left join public.wallet_call fc on r.free_round_grant_id is not null and t.kind = 'win' and fc.round_transaction_id = t.id
+      and fc.action = 'credit'
     where t.client_id = ggr_cells.client_id and t.created_at >= ggr_cells.starts and t.created_at < ggr_cells.ends
       and r.livemode = ggr_cells.livemode
     union all
     -- A held win counts in the day staff released it.
-    select (h.decided_at at time zone 'UTC')::date, r.provider_id, r.game, r.currency_code, r.player_id, 0, 0, h.amount, 0, 0, 0
+    select (h.decided_at at time zone 'UTC')::date, r.provider_id, r.game, r.currency_code, r.player_id, 0, 0, h.amount, 0, 0, 0, 0
     from public.held_win h
     join public.game_round r on r.id = h.round_id
     where h.client_id = ggr_cells.client_id and h.status = 'released' and h.decided_at >= ggr_cells.starts
       and h.decided_at < ggr_cells.ends and h.livemode = ggr_cells.livemode
     union all
-    -- Rounds, in the day they opened.
-    select (r.opened_at at time zone 'UTC')::date, r.provider_id, r.game, r.currency_code, r.player_id, 0, 0, 0, 0, 0, 1
+    -- Rounds, in the day they opened; the sportsbook's bets (rounds of a sportsbook game) apart.
+    select (r.opened_at at time zone 'UTC')::date, r.provider_id, r.game, r.currency_code, r.player_id, 0, 0, 0, 0, 0, 0, 1
     from public.game_round r
     where r.client_id = ggr_cells.client_id and r.livemode = ggr_cells.livemode and r.opened_at >= ggr_cells.starts
       and r.opened_at < ggr_cells.ends
+      and not exists (select 1 from public.game g
+                      where g.provider_id = r.provider_id and g.code = r.game and g.category = 'sportsbook')
   ) m
   group by m.day, m.provider_id, m.game, m.currency_code, m.player_id;
 $$;
@@ -166,7 +182,7 @@ revoke execute on function private.roll_up_ggr from public, anon, authenticated,
 create function private.ggr_rows(client_id uuid, livemode boolean, from_day date, to_day date)
 returns table (
   day date, provider_id uuid, game text, currency_code text, player_id text,
-  bets numeric, bet_count bigint, wins numeric, rolled_back numeric, voided numeric, rounds bigint
+  bets numeric, bet_count bigint, wins numeric, free_round_wins numeric, rolled_back numeric, voided numeric, rounds bigint
 )
 language plpgsql
 set search_path = ''
@@ -181,12 +197,14 @@ begin
   end if;
   live_from := greatest(ggr_rows.from_day, coalesce(through + 1, ggr_rows.from_day));
   return query
-    select d.day, d.provider_id, d.game, d.currency_code, d.player_id, d.bets, d.bet_count, d.wins, d.rolled_back, d.voided, d.rounds
+    select d.day, d.provider_id, d.game, d.currency_code, d.player_id, d.bets, d.bet_count, d.wins, d.free_round_wins, d.rolled_back,
+           d.voided, d.rounds
     from private.ggr_day d
     where ggr_rows.livemode and d.client_id = ggr_rows.client_id and d.day >= ggr_rows.from_day
       and d.day <= least(ggr_rows.to_day, through)
     union all
-    select c.day, c.provider_id, c.game, c.currency_code, c.player_id, c.bets, c.bet_count, c.wins, c.rolled_back, c.voided, c.rounds
+    select c.day, c.provider_id, c.game, c.currency_code, c.player_id, c.bets, c.bet_count, c.wins, c.free_round_wins, c.rolled_back,
+           c.voided, c.rounds
     from private.ggr_cells(ggr_rows.client_id, ggr_rows.livemode, live_from::timestamp at time zone 'UTC',
                            (ggr_rows.to_day + 1)::timestamp at time zone 'UTC') c
     where live_from <= ggr_rows.to_day;
@@ -247,7 +265,8 @@ begin
   ), grouped as materialized (
     select grouping(k.g_day, k.g_provider, k.g_game, k.g_player) <> 0 as total, k.g_day as day, k.g_provider as provider,
            k.g_game as game_id, k.g_currency as currency, k.g_player as player_id,
-           sum(k.bets) as bets, sum(k.wins) as wins, sum(k.rolled_back) as rolled_back, sum(k.voided) as voided,
+           sum(k.bets) as bets, sum(k.wins) as wins, sum(k.free_round_wins) as free_round_wins, sum(k.rolled_back) as rolled_back,
+           sum(k.voided) as voided,
            sum(k.rounds) as rounds, count(distinct k.player_id) filter (where k.bet_count > 0) as players
     from keyed k
     group by grouping sets ((k.g_day, k.g_provider, k.g_game, k.g_currency, k.g_player), (k.g_currency))
@@ -256,7 +275,7 @@ begin
            jsonb_strip_nulls(jsonb_build_object('day', x.day, 'provider', x.provider, 'game_id', x.game_id, 'player_id', x.player_id))
            || jsonb_build_object(
                 'currency', x.currency, 'bets', private.money_text(x.bets), 'wins', private.money_text(x.wins),
-                'free_round_wins', private.money_text(0), 'rolled_back', private.money_text(x.rolled_back),
+                'free_round_wins', private.money_text(x.free_round_wins), 'rolled_back', private.money_text(x.rolled_back),
                 'voided', private.money_text(x.voided),
                 'ggr', private.money_text(x.bets - x.rolled_back - x.voided - x.wins),
                 'rounds', x.rounds, 'players', x.players) as cell
@@ -300,8 +319,14 @@ create view private.reconciliation_line as
   left join public.wallet_call c on c.round_transaction_id = t.id
     and c.action = case t.kind when 'bet' then 'debit' when 'win' then 'credit' else 'rollback' end
   left join public.held_win h on t.kind = 'win' and h.round_transaction_id = t.id
+  left join public.transaction fl on r.free_round_grant_id is not null and t.kind = 'win' and fl.id = t.ledger_transaction_id
   cross join lateral (
     select (case
+              -- A free round moves no money but what its wins paid.
+              when r.free_round_grant_id is not null then
+                case when t.kind <> 'win' then 0
+                     when r.wallet_mode = 'seamless' then case when c.status = 'accepted' then (c.request->>'amount')::numeric else 0 end
+                     else coalesce(fl.amount, 0) end
               when coalesce(r.wallet_mode, 'seamless') = 'seamless' then
                 case when c.status = 'accepted' then case when t.kind = 'bet' then -t.amount else t.amount end else 0 end
               when t.kind = 'bet' then -t.amount
@@ -309,7 +334,9 @@ create view private.reconciliation_line as
               when t.kind = 'rollback' then t.amount
               else 0
             end)::numeric(20, 4) as moved
-  ) m;
+  ) m
+  -- The casino's kinds: the sportsbook's calls are reconciled apart (not yet).
+  where t.kind in ('bet', 'win', 'rollback');
 revoke all on private.reconciliation_line from public, anon, authenticated, service_role;
 
 -- GET /v3/reconciliation/transactions: the caller's round transactions in its key's mode recorded in
@@ -391,6 +418,7 @@ create table public.monthly_statement (
   currency_code text not null references public.currency (code),
   bets numeric not null,
   wins numeric not null,
+  free_round_wins numeric not null,
   rolled_back numeric not null,
   voided numeric not null,
   ggr numeric not null,
@@ -437,9 +465,9 @@ begin
   if not exists (select 1 from public.monthly_statement s
                  where s.client_id = issue_statement.client_id and s.month = issue_statement.month) then
     insert into public.monthly_statement
-      (client_id, month, provider_id, currency_code, bets, wins, rolled_back, voided, ggr, fee_rate, amount_due)
+      (client_id, month, provider_id, currency_code, bets, wins, free_round_wins, rolled_back, voided, ggr, fee_rate, amount_due)
     select issue_statement.client_id, issue_statement.month, d.provider_id, d.currency_code, sum(d.bets), sum(d.wins),
-           sum(d.rolled_back), sum(d.voided), sum(d.bets - d.rolled_back - d.voided - d.wins), rate,
+           sum(d.free_round_wins), sum(d.rolled_back), sum(d.voided), sum(d.bets - d.rolled_back - d.voided - d.wins), rate,
            round(greatest(sum(d.bets - d.rolled_back - d.voided - d.wins), 0) * rate, 4)
     from private.ggr_day d
     where d.client_id = issue_statement.client_id and d.day >= issue_statement.month and d.day <= month_end
@@ -477,12 +505,13 @@ begin
   select c.fee_rate into rate from public.client_contract c where c.client_id = caller.client_id and caller.livemode;
   return query
   with lines as (
-    select gp.slug as provider, s.currency_code, s.bets, s.wins, s.rolled_back, s.voided, s.ggr, s.fee_rate, s.amount_due, s.issued_at
+    select gp.slug as provider, s.currency_code, s.bets, s.wins, s.free_round_wins, s.rolled_back, s.voided, s.ggr, s.fee_rate,
+           s.amount_due, s.issued_at
     from public.monthly_statement s
     join public.game_provider gp on gp.id = s.provider_id
     where issued and s.client_id = caller.client_id and s.month = read_statement.month
     union all
-    select gp.slug, r.currency_code, sum(r.bets), sum(r.wins), sum(r.rolled_back), sum(r.voided),
+    select gp.slug, r.currency_code, sum(r.bets), sum(r.wins), sum(r.free_round_wins), sum(r.rolled_back), sum(r.voided),
            sum(r.bets - r.rolled_back - r.voided - r.wins), rate,
            round(greatest(sum(r.bets - r.rolled_back - r.voided - r.wins), 0) * rate, 4), null
     from private.ggr_rows(caller.client_id, caller.livemode, read_statement.month, month_end) r
@@ -497,7 +526,7 @@ begin
     'issued_at', (select max(l.issued_at) from lines l),
     'lines', coalesce((select json_agg(json_build_object(
                'provider', l.provider, 'currency', l.currency_code, 'bets', private.money_text(l.bets),
-               'wins', private.money_text(l.wins), 'free_round_wins', private.money_text(0),
+               'wins', private.money_text(l.wins), 'free_round_wins', private.money_text(l.free_round_wins),
                'rolled_back', private.money_text(l.rolled_back), 'voided', private.money_text(l.voided),
                'ggr', private.money_text(l.ggr),
                'amount_due', case when l.fee_rate is not null then private.money_text(l.amount_due) end)

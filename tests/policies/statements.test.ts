@@ -19,7 +19,8 @@ describeAccessMatrix({
 const lineOf = async (sql: Sql, clientId: string, month: string) => {
   const [provider] = await sql`select id from public.game_provider where slug = 'pragmatic-play'`;
   return {
-    client_id: clientId, month, provider_id: provider.id, currency_code: 'EUR', bets: '100.0000', wins: '90.0000', rolled_back: '0.0000',
+    client_id: clientId, month, provider_id: provider.id, currency_code: 'EUR', bets: '100.0000', wins: '90.0000', free_round_wins: '0.0000',
+    rolled_back: '0.0000',
     voided: '0.0000', ggr: '10.0000', fee_rate: '0.150000', amount_due: '1.5000',
   };
 };

@@ -1989,7 +1989,7 @@ export interface components {
             bets: components["schemas"]["SignedAmount"];
             /** @description Wins paid. A win held for review counts in the day staff release it; a rejected one never. */
             wins: components["schemas"]["SignedAmount"];
-            /** @description Wins of free rounds, apart from `wins` (the bonus cost). Always `0.0000` until the round engine plays free rounds (docs/reports.md). */
+            /** @description What free rounds paid (the bonus cost), apart from `wins`: each free win as paid (capped by the campaign's max_win), a lump-sum game's payout. Free bets are not in `bets`. Not in `ggr`. */
             free_round_wins: components["schemas"]["SignedAmount"];
             /** @description Bets the provider rolled back. */
             rolled_back: components["schemas"]["SignedAmount"];
@@ -4886,7 +4886,7 @@ export interface operations {
                  * @description Only this game, `<provider slug>:<game code>`.
                  * @example pragmatic-play:vs20olympgate
                  */
-                game_id?: string;
+                game_id?: components["schemas"]["GameId"];
             };
             header?: never;
             path?: never;
