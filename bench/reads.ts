@@ -6,7 +6,6 @@
 //   p99 under 25 ms both (keyset pages cost the same however deep).
 import postgres, { type Sql } from 'postgres';
 import { serveFunction } from '../scripts/lib/deno-function.ts';
-import { freePort } from '../scripts/lib/embedded-postgres.ts';
 import { connectDatabase, databaseDefaults } from '../supabase/functions/_shared/database.ts';
 import { sha256Hex } from '../supabase/functions/v3/sha256.ts';
 import { httpLoad, nodeLoad } from './lib/drive.ts';
@@ -36,7 +35,7 @@ export const operatorReads: Section = {
     await loadData(url, () => {});
     const admin = postgres(url, { max: 2, onnotice: () => {} });
     const floorSql = connectDatabase(url, { ...databaseDefaults, applicationName: 'bench-reads-floor' });
-    const served = await serveFunction({ databaseUrl: url, port: await freePort() });
+    const served = await serveFunction({ databaseUrl: url });
     try {
       await loadCatalogue(admin);
       const [key] = await issueOperatorKeys(admin, 1, 1);

@@ -10,7 +10,6 @@ import type { Request } from 'autocannon';
 import postgres, { type Sql } from 'postgres';
 import { importFixtureCatalogue } from '../scripts/lib/fixture-catalogue.ts';
 import { serveFunction } from '../scripts/lib/deno-function.ts';
-import { freePort } from '../scripts/lib/embedded-postgres.ts';
 import { connectDatabase, databaseDefaults } from '../supabase/functions/_shared/database.ts';
 import { sha256Hex } from '../supabase/functions/v3/sha256.ts';
 import { makeWalletCall } from '../supabase/functions/_shared/wallet-call.ts';
@@ -39,7 +38,7 @@ export const gameRounds: Section = {
     await importFixtureCatalogue(url);
     const admin = postgres(url, { max: 2, onnotice: () => {} });
     const floorSql = connectDatabase(url, { ...databaseDefaults, applicationName: 'bench-rounds-floor' });
-    const served = await serveFunction({ databaseUrl: url, port: await freePort(), env: { ALLOW_PRIVATE_URLS: 'true' } });
+    const served = await serveFunction({ databaseUrl: url, env: { ALLOW_PRIVATE_URLS: 'true' } });
     // One wallet for every seamless operator: their secrets are set to its one below.
     const secret = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64')}`;
     const wallet = await startReferenceWallet(secret, '1000000000000');

@@ -3,12 +3,18 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { paths } from './database.ts';
+import { freePort } from './embedded-postgres.ts';
 
 export interface ServeOptions {
   /** Which function under supabase/functions: `v3` (the API, the default) or `deliver`. */
   name?: 'v3' | 'deliver';
   databaseUrl: string;
-  port: number;
+  /**
+   * Where to listen. Left out, a free port is chosen, and another when Deno finds it taken (a port
+   * free when looked at may be another process's by the time Deno binds it, as under parallel test
+   * runs).
+   */
+  port?: number;
   /** Extra environment for the function (SESSION_TOKEN_PRIVATE_JWK, LAUNCH_BASE_URL, ...). */
   env?: Record<string, string>;
   onOutput?: (line: string) => void;
@@ -37,11 +43,25 @@ export function denoEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
 }
 
+/** How many ports serveFunction tries when it chooses them itself. */
+const PORT_TRIES = 5;
+
 export async function serveFunction(options: ServeOptions): Promise<ServedFunction> {
+  if (options.port !== undefined) return serveOn(options, options.port);
+  for (let tries = 1; ; tries++) {
+    try {
+      return await serveOn(options, await freePort());
+    } catch (error) {
+      if (tries >= PORT_TRIES || !String((error as Error).message).includes('AddrInUse')) throw error;
+    }
+  }
+}
+
+async function serveOn(options: ServeOptions, port: number): Promise<ServedFunction> {
   const name = options.name ?? 'v3';
   const child = spawn(deno, [...runAsFunction(name), `${functionDir(name)}/index.ts`], {
     cwd: paths.root,
-    env: denoEnv({ ...options.env, SUPABASE_DB_URL: options.databaseUrl, PORT: String(options.port) }),
+    env: denoEnv({ ...options.env, SUPABASE_DB_URL: options.databaseUrl, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -59,7 +79,7 @@ export async function serveFunction(options: ServeOptions): Promise<ServedFuncti
     child.once('exit', (code) => reject(new Error(`deno exited (${code}) before listening:\n${output.join('\n')}`)));
   });
   return {
-    url: `http://127.0.0.1:${options.port}/functions/v1`,
+    url: `http://127.0.0.1:${port}/functions/v1`,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

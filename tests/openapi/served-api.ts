@@ -27,10 +27,8 @@ export function serveApiForFile(name: string): ServedApi {
     // A Deno cache of its own: the function starts from node_modules alone, as in CI.
     denoDir = await mkdtemp(join(tmpdir(), 'cgs-deno-'));
     const [function_, operator] = await Promise.all([
-      freePort().then((port) =>
-        // Local-run semantics, as npm start: the tests' webhook and wallet URLs are made up.
-        serveFunction({ databaseUrl: inject('databaseUrl'), port, env: { DENO_DIR: denoDir, ALLOW_PRIVATE_URLS: 'true' } })
-      ),
+      // Local-run semantics, as npm start: the tests' webhook and wallet URLs are made up.
+      serveFunction({ databaseUrl: inject('databaseUrl'), env: { DENO_DIR: denoDir, ALLOW_PRIVATE_URLS: 'true' } }),
       newOperator(api.sql, name),
     ]);
     served = function_;
@@ -47,7 +45,7 @@ export function serveApiForFile(name: string): ServedApi {
 /** The same function over a database that cannot be reached: every database call is a 503. */
 export async function serveWithoutDatabase(): Promise<ServedFunction> {
   const deadDatabase = `postgresql://postgres:postgres@127.0.0.1:${await freePort()}/postgres`;
-  return serveFunction({ databaseUrl: deadDatabase, port: await freePort() });
+  return serveFunction({ databaseUrl: deadDatabase });
 }
 
 /** Holds the advisory lock a running POST /v3/sessions holds for (client, live mode, Idempotency-Key) while `fn` runs. */

@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { serveFunction, type ServedFunction } from '../../scripts/lib/deno-function.ts';
-import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
 import { serveWithoutDatabase } from '../openapi/served-api.ts';
 import { issueKey, isolatedDatabase, newOperator } from '../helpers/api.ts';
@@ -66,7 +65,7 @@ export function sdkEnvironment(name: string): SdkEnvironment {
     const folder = await mkdtemp(join(tmpdir(), `cgs-sdk-${name}-`));
     stops.push(() => rm(folder, { recursive: true, force: true }));
     const [served, unavailable, operator] = await Promise.all([
-      freePort().then((port) => serveFunction({ databaseUrl: url, port, env: { DENO_DIR: join(folder, 'deno'), ALLOW_PRIVATE_URLS: 'true' } })),
+      serveFunction({ databaseUrl: url, env: { DENO_DIR: join(folder, 'deno'), ALLOW_PRIVATE_URLS: 'true' } }),
       serveWithoutDatabase(),
       newOperator(owner, `sdk-${name}`),
     ]);

@@ -6,7 +6,6 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { checkFunction, type ServedFunction, serveFunction } from '../../scripts/lib/deno-function.ts';
 import { connect } from '../helpers/db.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
@@ -23,7 +22,7 @@ beforeAll(async () => {
   denoDir = await mkdtemp(join(tmpdir(), 'cgs-deno-'));
   const env = { DENO_DIR: denoDir };
   [served, alice] = await Promise.all([
-    freePort().then((port) => serveFunction({ databaseUrl: inject('databaseUrl'), port, env })),
+    serveFunction({ databaseUrl: inject('databaseUrl'), env }),
     newOperator(sql, 'alice'),
   ]);
 });
@@ -49,7 +48,7 @@ const post = (body: unknown, headers: Record<string, string> = {}, base = served
 
 /** Starts the function with `env` and expects it to stop before listening: resolves with its output. */
 async function refusedStart(env: Record<string, string>): Promise<Error> {
-  const started = serveFunction({ databaseUrl: inject('databaseUrl'), port: await freePort(), env: { DENO_DIR: denoDir, ...env } });
+  const started = serveFunction({ databaseUrl: inject('databaseUrl'), env: { DENO_DIR: denoDir, ...env } });
   return started.then(async (served) => {
     await served.stop();
     throw new Error('the function started');
@@ -172,7 +171,7 @@ describe('v3 under Deno', () => {
 describe('v3 under Deno: the launch token settings', () => {
   /** Serves the function with `env` for one session: its published JWKS, the session and its token. */
   async function signedBy(env: Record<string, string>) {
-    const configured = await serveFunction({ databaseUrl: inject('databaseUrl'), port: await freePort(), env: { DENO_DIR: denoDir, ...env } });
+    const configured = await serveFunction({ databaseUrl: inject('databaseUrl'), env: { DENO_DIR: denoDir, ...env } });
     try {
       const jwks = await documented('getJwks', await fetch(`${configured.url}/v3/.well-known/jwks.json`));
       const session = await documented('createSession', await post(validBody, {}, configured.url));
@@ -207,7 +206,7 @@ describe('v3 under Deno: the launch token settings', () => {
 
   it('serves with prepared statements on a direct connection (DB_PREPARE=true)', async () => {
     const prepared = await serveFunction({
-      databaseUrl: inject('databaseUrl'), port: await freePort(), env: { DENO_DIR: denoDir, DB_POOL_MAX: '1', DB_PREPARE: 'true' },
+      databaseUrl: inject('databaseUrl'), env: { DENO_DIR: denoDir, DB_POOL_MAX: '1', DB_PREPARE: 'true' },
     });
     try {
       // One connection: the second and third calls run the statement the first one prepared.

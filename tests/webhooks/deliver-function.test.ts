@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { serveFunction, type ServedFunction } from '../../scripts/lib/deno-function.ts';
-import { freePort } from '../../scripts/lib/embedded-postgres.ts';
 import { freshMigratedDatabase } from '../../scripts/lib/database.ts';
 import postgres from 'postgres';
 import { signUp } from '../helpers/db.ts';
@@ -23,7 +22,7 @@ beforeAll(async () => {
   const url = await freshMigratedDatabase(inject('databaseUrl'), 'cgs_deliver_function');
   owner = postgres(url, { max: 2, onnotice: () => {} });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  served = await serveFunction({ name: 'deliver', databaseUrl: url, port: await freePort(), env: { ALLOW_PRIVATE_URLS: 'true', DELIVER_BUDGET_MS: '300' } });
+  served = await serveFunction({ name: 'deliver', databaseUrl: url, env: { ALLOW_PRIVATE_URLS: 'true', DELIVER_BUDGET_MS: '300' } });
 });
 afterAll(async () => {
   await served?.stop();
