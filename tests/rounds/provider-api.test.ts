@@ -169,6 +169,25 @@ describe('the operator\'s rounds', () => {
     expect(await get('/rounds?status=stuck')).toMatchObject({ status: 400, body: { code: 'invalid_parameters' } });
   });
 
+  it('pages through rounds opened within one millisecond: a cursor keeps its microseconds', async () => {
+    const token = await launchToken();
+    const rounds = [id('round'), id('round'), id('round')];
+    for (const round of rounds) await post('bets', { session_token: token, transaction_id: id('bet'), round_id: round, amount: '0.01' });
+    const [{ session_id: sessionId }] = await sql`select session_id from public.game_round where provider_round_id = ${rounds[0]}`;
+    for (const [i, round] of rounds.entries()) {
+      await sql`update public.game_round set opened_at = ${`2026-01-01T00:00:00.1234${i}1Z`}::text::timestamptz where provider_round_id = ${round}`;
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { data: { round_id: string }[]; next_cursor: string | null } } =
+        await get(`/rounds?session_id=${sessionId}&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...page.body.data.map((r) => r.round_id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual([...rounds].reverse());
+  });
+
   it('shows another client, and a test key, none of them', async () => {
     const [{ id: roundId }] = await sql`select id from public.game_round where client_id = ${operator.account.id} limit 1`;
     const other = await newOperator(sql, 'other');

@@ -60,6 +60,19 @@ export const databaseDefaults = {
 export const reconnectBackoffCapSeconds = 0.5;
 
 /**
+ * Instants as postgres.js sends and reads them, but for one thing: a string goes to Postgres as it
+ * is. postgres.js makes every timestamp parameter a JS Date first, which keeps milliseconds, and a
+ * keyset cursor such as "2026-11-25T10:00:00.123456Z" then lost its microseconds: a page skipped
+ * the rows of that millisecond before the cursor's instant.
+ */
+const microsecondInstants = {
+  to: 1184,
+  from: [1082, 1114, 1184],
+  serialize: (value: unknown) => (value instanceof Date ? value.toISOString() : String(value)),
+  parse: (value: string) => new Date(value),
+};
+
+/**
  * The pool: up to `max` connections, each a postgres.js client of its own so that one whose call
  * ran past the deadline can be destroyed alone. Calls wait in order for a free one. Served: the
  * tagged call, `json` and `end`.
@@ -76,6 +89,7 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Sql
       backoff: (retries: number) => Math.min(0.05 * 2 ** retries, reconnectBackoffCapSeconds) * (0.5 + Math.random() / 2),
       // application_name is one of the few start-up parameters a transaction pooler passes on.
       connection: { application_name: settings.applicationName },
+      types: { date: microsecondInstants },
       onnotice: () => {},
     });
   // One simple query, sent with the statement (pipelined): it costs no round trip of its own.
