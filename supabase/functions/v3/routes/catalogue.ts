@@ -76,10 +76,10 @@ export async function listGames(ctx: ApiContext, caller: Caller, request: Reques
   const query = parseListQuery(new URL(request.url), gamesQuery, 2, ([provider, code]) => CURSOR_UUID.test(provider) && GAME_CODE.test(code));
   const { provider, category, currency, country, updated_since, jurisdiction } = query.filters;
   const rows = await caller.answer(ctx.readSql<GameRow[]>`
-    with p as (select private.reference_problems(${currency ?? null}, ${country ?? null}) as problems)
     select g.*, p.problems from private.list_games(${caller.keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
       ${country ?? null}, ${updated_since ?? null}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null},
-      ${query.limit + 1}, ${jurisdiction ?? null}) g, p`);
+      ${query.limit + 1}, ${jurisdiction ?? null}) g,
+      (select private.reference_problems(${currency ?? null}, ${country ?? null}) as problems) p`);
   refuseUnknownReferences(rows[0].problems, 'query');
   const found = rows.filter((row) => row.provider_id !== null);
   return cacheable(request, pageJson(found, query.limit, (row) => [row.provider_id!, row.code], (row) => row.game));
