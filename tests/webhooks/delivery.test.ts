@@ -60,6 +60,28 @@ async function pendingEvent(type = uniqueType()): Promise<{ event: string; deliv
 }
 const deliveryOf = async (id: string) => (await owner`select * from public.webhook_delivery where id = ${id}`)[0];
 
+/**
+ * A due wallet call of a seamless client with no wallet to call any more: its bet's debit found
+ * nobody answering, so a compensating rollback was queued; then its wallet settings, or the secret
+ * that signs for them, went. Sending it needs no network: it fails before any.
+ */
+async function walletlessRollback(gone: 'settings' | 'secret'): Promise<{ client: string; call: string }> {
+  const app = createApp({ sql: runner, signer: await createSessionTokenSigner({ issuer: 'test' }), config: local });
+  const providerKey = (await owner`select key from public.issue_provider_key('pragmatic-play')`)[0].key as string;
+  const operator = await newOperator(owner, `walletless-${gone}`);
+  // Nothing listens on the discard port: the debit fails at once.
+  await owner`select * from private.change_wallet_settings(${operator.account.id}, true, 'seamless', 'http://127.0.0.1:9/', false)`;
+  const bet = await providerCalls(app, providerKey)('bets', {
+    session_token: await launchToken(app, operator), transaction_id: randomUUID(), round_id: randomUUID(), amount: '1',
+  });
+  expect(bet).toMatchObject({ status: 502, body: { code: 'wallet_failed' } });
+  const [call] = await owner`
+    select id from public.wallet_call where client_id = ${operator.account.id} and action = 'rollback' and status = 'pending'`;
+  if (gone === 'settings') await owner`delete from public.wallet_setting where client_id = ${operator.account.id}`;
+  else await owner`delete from private.wallet_secret where client_id = ${operator.account.id}`;
+  return { client: operator.account.id, call: call.id };
+}
+
 describe('the delivery runner', () => {
   it('delivers a due event, signed, the event id as webhook-id, and records the attempt', async () => {
     answer = { status: 204 };
@@ -258,6 +280,47 @@ describe('what an attempt is', () => {
     await owner`update public.webhook_delivery set status = 'failed' where id = ${delivery}`;
   });
 
+  it('waits as long as a Retry-After date asks, counted from the clock it was given and rounded up to the second', async () => {
+    // The date is 120 s after a whole second; the runner's clock 0.3 s before that second: 120.3 s, so 121.
+    const second = Math.ceil(Date.now() / 1000) * 1000;
+    answer = { status: 503, headers: { 'retry-after': new Date(second + 120_000).toUTCString() } };
+    const { delivery } = await pendingEvent();
+    const before = Date.now();
+    expect(await runDeliveries(runner, { ...local, now: () => new Date(second - 300) })).toEqual({ claimed: 1, retrying: 1 });
+    const after = Date.now();
+    // Scheduled by the database's clock when the attempt was recorded, between `before` and `after`.
+    const next = (await deliveryOf(delivery)).next_attempt_at.getTime();
+    expect(next).toBeGreaterThanOrEqual(before + 121_000 - 1);
+    expect(next).toBeLessThanOrEqual(after + 121_000 + 1);
+    await owner`update public.webhook_delivery set status = 'failed' where id = ${delivery}`;
+  });
+
+  it('takes a Retry-After date already past, or one it cannot read, as none: the schedule decides', async () => {
+    const unreadable = ['soon', 'x120', '120x', '1.5', '-5', '9999999999'];
+    for (const value of [new Date(Date.now() - 60_000).toUTCString(), ...unreadable]) {
+      answer = { status: 503, headers: { 'retry-after': value } };
+      const { delivery } = await pendingEvent();
+      expect(await runDeliveries(runner, local), value).toEqual({ claimed: 1, retrying: 1 });
+      // The first retry's delay, about 5 s, less the time since.
+      const wait = ((await deliveryOf(delivery)).next_attempt_at.getTime() - Date.now()) / 1000;
+      expect(wait, value).toBeGreaterThan(3.5);
+      expect(wait, value).toBeLessThan(6);
+      await owner`update public.webhook_delivery set status = 'failed' where id = ${delivery}`;
+    }
+  });
+
+  it('records how long the endpoint took to answer', async () => {
+    answer = { status: 204, delayMs: 150 };
+    const { delivery } = await pendingEvent();
+    const started = performance.now();
+    expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, delivered: 1 });
+    const took = performance.now() - started;
+    const [{ duration_ms }] = await owner`select duration_ms from public.webhook_attempt where delivery_id = ${delivery}`;
+    // At least the endpoint's delay (a timer may fire within a millisecond of it), at most the whole run.
+    expect(duration_ms).toBeGreaterThanOrEqual(149);
+    expect(duration_ms).toBeLessThanOrEqual(Math.ceil(took));
+  });
+
   it('ends a claim\'s lease after its lease_seconds by the database clock, and not before', async () => {
     const { delivery } = await eventTo(`${rawUrl}/leased`);
     // One transaction: its now() is the clock the claim went by, in microseconds as Postgres keeps it
@@ -352,6 +415,18 @@ describe('draining deliveries (drainDeliveries, what a scheduled runner calls)',
     expect((await Promise.all(due.map(({ delivery }) => deliveryOf(delivery)))).map((d) => d.attempts).sort()).toEqual([0, 1]);
   });
 
+  it('goes on while a round finds a full batch of wallet calls, with no delivery due', async () => {
+    const calls = [await walletlessRollback('settings'), await walletlessRollback('secret')];
+    stops.asked = 0;
+    expect(await drainDeliveries(runner, 600_000, { ...local, batch: 1, stop: after(10) }))
+      .toEqual({ claimed: 0, wallet_calls: 2, wallet_retrying: 2 });
+    // Two rounds of one call each, then one that found nothing.
+    expect(stops.asked).toBe(3);
+    const attempts = await owner`select attempts from public.wallet_call where id in (${calls[0].call}, ${calls[1].call})`;
+    expect(attempts).toEqual([{ attempts: 1 }, { attempts: 1 }]);
+    await owner`update public.wallet_call set status = 'failed', completed_at = now() where status = 'pending'`;
+  });
+
   it('with idleMs, keeps polling while idle, idleMs apart, until told to stop; a budget spent ends it after one round', async () => {
     // The waits between rounds, as asked for (each ends at once here): those the runner makes only.
     const real = globalThis.setTimeout;
@@ -383,9 +458,16 @@ describe('draining deliveries (drainDeliveries, what a scheduled runner calls)',
         expect(ms).toBeGreaterThan(3_500_000);
       }
 
+      // A budget of 0 is spent when the run starts, even on a clock that has not moved since (Date
+      // stopped here): one round, then it ends.
       waits.length = 0;
       stops.asked = 0;
-      expect(await drainDeliveries(runner, 0, { ...local, idleMs: 0, stop: after(5) })).toEqual({ claimed: 0 });
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        expect(await drainDeliveries(runner, 0, { ...local, idleMs: 0, stop: after(5) })).toEqual({ claimed: 0 });
+      } finally {
+        vi.useRealTimers();
+      }
       expect([stops.asked, waits]).toEqual([1, []]);
     } finally {
       spy.mockRestore();
@@ -398,26 +480,8 @@ describe('a seamless wallet call whose client has no wallet to call any more', (
   // secret that signs for them, gone since it was queued) is a failed attempt of that call, recorded
   // with why, and the same run still sends every other client's deliveries.
   it('is a failed attempt saying why, retried on the schedule, and every other delivery still goes', async () => {
-    const app = createApp({ sql: runner, signer: await createSessionTokenSigner({ issuer: 'test' }), config: local });
-    const providerKey = (await owner`select key from public.issue_provider_key('pragmatic-play')`)[0].key as string;
-    /** A seamless operator whose bet's debit found nobody answering: its compensating rollback is due. */
-    const dueRollback = async (name: string): Promise<{ client: string; call: string }> => {
-      const operator = await newOperator(owner, name);
-      // Nothing listens on the discard port: the debit fails at once.
-      await owner`select * from private.change_wallet_settings(${operator.account.id}, true, 'seamless', 'http://127.0.0.1:9/', false)`;
-      const token = await launchToken(app, operator);
-      const bet = await providerCalls(app, providerKey)('bets', {
-        session_token: token, transaction_id: randomUUID(), round_id: randomUUID(), amount: '1',
-      });
-      expect(bet).toMatchObject({ status: 502, body: { code: 'wallet_failed' } });
-      const [call] = await owner`
-        select id from public.wallet_call where client_id = ${operator.account.id} and action = 'rollback' and status = 'pending'`;
-      return { client: operator.account.id, call: call.id };
-    };
-    const settingsGone = await dueRollback('walletless');
-    await owner`delete from public.wallet_setting where client_id = ${settingsGone.client}`;
-    const secretGone = await dueRollback('secretless');
-    await owner`delete from private.wallet_secret where client_id = ${secretGone.client}`;
+    const settingsGone = await walletlessRollback('settings');
+    const secretGone = await walletlessRollback('secret');
     answer = { status: 204 };
     const other = await pendingEvent();
 
