@@ -49,6 +49,7 @@ type Client struct {
 	WebhookEndpoints *WebhookEndpointsService
 	Events           *EventsService
 	FreeRounds       *FreeRoundsService
+	Sportsbook       *SportsbookService
 	Reports          *ReportsService
 	Players          *PlayersService
 	Sandbox          *SandboxService
@@ -121,6 +122,7 @@ func NewClient(apiKey string, opts ...Option) *Client {
 		WebhookEndpoints: &WebhookEndpointsService{b},
 		Events:           &EventsService{b},
 		FreeRounds:       &FreeRoundsService{b},
+		Sportsbook:       &SportsbookService{b},
 		Reports:          &ReportsService{b},
 		Players:          &PlayersService{b},
 		Sandbox:          &SandboxService{b},

@@ -100,32 +100,44 @@ var schemaTypes = map[string]schemaType{
 	"ReconciliationPage":       {typeOf[cgs.ReconciliationPage](), read},
 	"StatementLine":            {typeOf[cgs.StatementLine](), read},
 	"Statement":                {typeOf[cgs.Statement](), read},
+	"SportsbookBet":            {typeOf[cgs.SportsbookBet](), read},
+	"SportsbookSettlement":     {typeOf[cgs.SportsbookSettlement](), read},
+	"SportsbookBetList":        {typeOf[cgs.Page[cgs.SportsbookBet]](), read},
 }
 
 // withoutType are the schemas no struct stands for, and why.
 var withoutType = map[string]string{
-	"ProblemCode":             "the ErrorCode constants (TestEnumsAreConstants)",
-	"EventType":               "the EventType constants (TestEnumsAreConstants)",
-	"Ed25519Jwk":              "a variant of Jwk, checked with it",
-	"P256Jwk":                 "a variant of Jwk, checked with it",
-	"DateTime":                "time.Time",
-	"Amount":                  "Decimal",
-	"PositiveAmount":          "Decimal",
-	"OperatorId":              "string: the API holds it to its rule (docs/validation.md)",
-	"CurrencyCode":            "string",
-	"CountryCode":             "string",
-	"CallbackUrl":             "string",
-	"GameId":                  "string",
-	"SignedAmount":            "Decimal",
-	"Day":                     "string (`2026-11-24`)",
-	"ProviderTransactionId":   "the provider API, which game providers call",
-	"ProviderRoundId":         "the provider API",
-	"SessionToken":            "the provider API",
-	"ProviderBetRequest":      "the provider API",
-	"ProviderWinRequest":      "the provider API",
-	"ProviderRollbackRequest": "the provider API",
-	"ProviderAnswer":          "the provider API",
-	"ProviderBalance":         "the provider API",
+	"ProblemCode":                 "the ErrorCode constants (TestEnumsAreConstants)",
+	"EventType":                   "the EventType constants (TestEnumsAreConstants)",
+	"Ed25519Jwk":                  "a variant of Jwk, checked with it",
+	"P256Jwk":                     "a variant of Jwk, checked with it",
+	"DateTime":                    "time.Time",
+	"Amount":                      "Decimal",
+	"PositiveAmount":              "Decimal",
+	"OperatorId":                  "string: the API holds it to its rule (docs/validation.md)",
+	"CurrencyCode":                "string",
+	"CountryCode":                 "string",
+	"CallbackUrl":                 "string",
+	"GameId":                      "string",
+	"SignedAmount":                "Decimal",
+	"Day":                         "string (`2026-11-24`)",
+	"ProviderTransactionId":       "the provider API, which game providers call",
+	"ProviderRoundId":             "the provider API",
+	"SessionToken":                "the provider API",
+	"ProviderBetRequest":          "the provider API",
+	"ProviderWinRequest":          "the provider API",
+	"ProviderRollbackRequest":     "the provider API",
+	"ProviderAnswer":              "the provider API",
+	"ProviderBalance":             "the provider API",
+	"SportsbookBetId":             "the provider API",
+	"Odds":                        "string: decimal odds as the provider sent them",
+	"SportsbookBetStatus":         "the SportsbookBet* constants (TestEnumsAreConstants)",
+	"SportsbookResult":            "the Sportsbook* result constants (TestEnumsAreConstants)",
+	"SportsbookPlaceRequest":      "the provider API",
+	"SportsbookCallRequest":       "the provider API",
+	"SportsbookSettlementRequest": "the provider API",
+	"SportsbookUnsettleRequest":   "the provider API",
+	"SportsbookAnswer":            "the provider API",
 }
 
 var (
@@ -429,7 +441,11 @@ func TestEnumsAreConstants(t *testing.T) {
 		{append(s, "GameSession", "properties", "status"), sortedStrings(cgs.SessionCreated, cgs.SessionActive, cgs.SessionClosed, cgs.SessionExpired)},
 		{append(s, "SessionRequest", "properties", "kyc_status"), sortedStrings(cgs.KYCUnverified, cgs.KYCPending, cgs.KYCVerified, cgs.KYCRejected)},
 		{append(s, "Game", "properties", "category"), sortedStrings(cgs.CategorySlots, cgs.CategoryLiveCasino, cgs.CategoryTableGames,
-			cgs.CategoryGameShow, cgs.CategoryCrash, cgs.CategoryInstant, cgs.CategoryScratch, cgs.CategoryBingo, cgs.CategoryJackpot)},
+			cgs.CategoryGameShow, cgs.CategoryCrash, cgs.CategoryInstant, cgs.CategoryScratch, cgs.CategoryBingo, cgs.CategoryJackpot, cgs.CategorySportsbook)},
+		{append(s, "SportsbookBetStatus"), sortedStrings(cgs.SportsbookBetReserved, cgs.SportsbookBetOpen, cgs.SportsbookBetSettled,
+			cgs.SportsbookBetClosed, cgs.SportsbookBetDiscarded)},
+		{append(s, "SportsbookResult"), sortedStrings(cgs.SportsbookWon, cgs.SportsbookLost, cgs.SportsbookVoid, cgs.SportsbookCashout,
+			cgs.SportsbookHalfWon, cgs.SportsbookHalfLost)},
 		{append(s, "Transaction", "properties", "type"), sortedStrings(cgs.TransactionDeposit, cgs.TransactionWithdraw,
 			cgs.TransactionAdjustment, cgs.TransactionBet, cgs.TransactionWin, cgs.TransactionFee)},
 		{append(s, "Round", "properties", "status"), sortedStrings(cgs.RoundOpen, cgs.RoundClosed, cgs.RoundCancelled)},
@@ -509,6 +525,15 @@ var calls = map[string]func(ctx context.Context, c *cgs.Client) error{
 		before := time.Now()
 		return drain(ctx, c.Rounds.List(&cgs.RoundListParams{ListParams: cgs.ListParams{Limit: 20}, Status: cgs.RoundOpen,
 			PlayerID: "player-1", SessionID: "0b6b7a8e-3c1f-4d2a-9e57-5f7c1d2a4b90", OpenedBefore: &before}))
+	},
+	"listSportsbookBets": func(ctx context.Context, c *cgs.Client) error {
+		after := time.Now().Add(-time.Hour)
+		return drain(ctx, c.Sportsbook.ListBets(&cgs.SportsbookBetListParams{ListParams: cgs.ListParams{Limit: 20},
+			Status: cgs.SportsbookBetSettled, PlayerID: "player-1", SettledAfter: &after}))
+	},
+	"getSportsbookBet": func(ctx context.Context, c *cgs.Client) error {
+		_, err := c.Sportsbook.GetBet(ctx, "7a1c2e3f-4b5d-4e6f-8a9b-0c1d2e3f4a5b")
+		return err
 	},
 	"getRound": func(ctx context.Context, c *cgs.Client) error {
 		_, err := c.Rounds.Get(ctx, "5d0c7f3e-2a41-4c8e-9b7a-1f2e3d4c5b6a")

@@ -87,6 +87,8 @@ var errorCodes = []ErrorCode{
 	CodeLossLimitReached, CodeLiveKey, CodeNotSeamless, CodeOperatorSuspended,
 	CodeExternalIDConflict, CodeCampaignEnded, CodeCampaignCancelled, CodeFreeRoundsNotSupported, CodeMixedProviders,
 	CodeStakeNotAllowed, CodeFreeRoundsLimitExceeded, CodeInvalidValidity, CodeReportTooLarge,
+	CodeDuplicateBet, CodeUnknownBet, CodeNotSportsbook, CodeWalletModeUnsupported, CodeBetReserved, CodeBetNotReserved,
+	CodeBetDiscarded, CodeBetNotSettled, CodeBetClosed, CodeInvalidSettlement, CodeSettlementCancelled,
 }
 
 // FieldError is one failing field of an invalid request: a JSON Pointer into the request body
@@ -116,6 +118,8 @@ type Error struct {
 	// Balance and Currency come with insufficient_funds.
 	Balance  *Decimal `json:"balance,omitempty"`
 	Currency string   `json:"currency,omitempty"`
+	// Reason comes with invalid_settlement: payout_above_potential or result_payout_mismatch.
+	Reason string `json:"reason,omitempty"`
 
 	// Header holds the answer's headers (Retry-After, WWW-Authenticate, Allow, ...).
 	Header http.Header `json:"-"`

@@ -318,6 +318,8 @@ var eventTypes = []EventType{
 	EventPlayerRestrictionsUpdated, EventPlayerRefused,
 	EventFreeRoundsGrantCreated, EventFreeRoundsGrantStarted, EventFreeRoundsGrantCompleted, EventFreeRoundsGrantExpired,
 	EventFreeRoundsGrantCancelled, EventFreeRoundsCampaignEnded, EventFreeRoundsCampaignCancelled,
+	EventSportsbookBetPlaced, EventSportsbookBetSettled, EventSportsbookBetResettled, EventSportsbookBetUnsettled,
+	EventSportsbookBetClosed, EventSportsbookBetDiscarded, EventSportsbookClawbackPending,
 }
 
 // Known reports whether t is one of the types this SDK version knows; a newer API may send others.

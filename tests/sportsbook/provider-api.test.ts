@@ -148,7 +148,7 @@ describe('the sportsbook provider API', () => {
     const invalid = await post(null, '', { ...placement(token, id('bet')), odds: '0.5', potential_payout: '5', extra: 1 });
     expect(invalid.status).toBe(400);
     expect(invalid.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['#/odds', '#/extra']);
-    const below = await post(null, '', placement(token, id('bet'), { potential_payout: '9.99', selections: { blob: 'x'.repeat(10_000) } }));
+    const below = await post(null, '', placement(token, id('bet'), { potential_payout: '9.99', selections: [{ blob: 'x'.repeat(10_000) }] }));
     expect(below.body.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`))
       .toEqual(['#/selections invalid_format', '#/potential_payout invalid_range']);
     expect(await post(id('bet'), 'settlements', { transaction_id: id('tx'), result: 'maybe', payout: '1' }))

@@ -2168,8 +2168,8 @@ export interface components {
             odds: components["schemas"]["Odds"];
             /** @description What the bet pays if it wins: at least the stake; no settlement may pay more. */
             potential_payout: components["schemas"]["PositiveAmount"];
-            /** @description What was bet on (events, markets, picks), as the provider describes it: any JSON of at most 8 KiB, kept and shown as it came. */
-            selections: unknown;
+            /** @description What was bet on, a leg each (event, market, pick, odds...) as the provider describes it: at most 8 KiB of JSON, kept and shown as it came. */
+            selections: Record<string, never>[];
             /**
              * @description Reserve the stake: the bet is `reserved` until `commit` opens it or `discard` gives the stake back (reserved bets left too long are discarded by the platform).
              * @default false
@@ -2254,7 +2254,7 @@ export interface components {
             odds: components["schemas"]["Odds"];
             potential_payout: components["schemas"]["Amount"];
             /** @description As the provider sent them. */
-            selections: unknown;
+            selections: Record<string, never>[];
             result: components["schemas"]["SportsbookResult"] | null;
             /** @description The payout in force (0 while not settled). */
             payout: components["schemas"]["Amount"];
@@ -5286,7 +5286,7 @@ export interface operations {
                  * @description Only this player's.
                  * @example player-42
                  */
-                player_id?: string;
+                player_id?: components["schemas"]["OperatorId"];
                 /**
                  * @description Only bets whose last settlement came after this instant.
                  * @example 2026-11-26T00:00:00Z

@@ -173,6 +173,7 @@ class Client:
             Rounds,
             Sandbox,
             Sessions,
+            SportsbookBets,
             Transactions,
             Wallets,
             WalletSettingsResource,
@@ -189,6 +190,7 @@ class Client:
         self.rounds = Rounds(self)
         self.free_round_campaigns = FreeRoundCampaigns(self)
         self.free_round_grants = FreeRoundGrants(self)
+        self.sportsbook_bets = SportsbookBets(self)
         self.reports = Reports(self)
         self.wallet_settings = WalletSettingsResource(self)
         self.webhook_endpoints = WebhookEndpoints(self)

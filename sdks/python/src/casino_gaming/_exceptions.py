@@ -47,6 +47,8 @@ class ApiError(CasinoGamingError):
     errors: List[FieldError]
     balance: Optional[Decimal]
     currency: Optional[str]
+    #: ``invalid_settlement`` only: ``payout_above_potential`` or ``result_payout_mismatch``.
+    reason: Optional[str]
     problem: Optional[Problem]
     body: Optional[Dict[str, Any]]
     headers: Dict[str, str]
@@ -78,6 +80,7 @@ class ApiError(CasinoGamingError):
         ]
         self.balance = _decimal_or_none(problem.get("balance"))
         self.currency = _text(problem.get("currency"))
+        self.reason = _text(problem.get("reason"))
         self.problem = _problem_or_none(self.body)
         super().__init__(message or self._describe())
 

@@ -45,6 +45,7 @@ from .types import (
     RoundDetail,
     SandboxPlayer,
     SandboxReset,
+    SportsbookBet,
     Transaction,
     Wallet,
     WalletCheckReport,
@@ -384,6 +385,32 @@ class Rounds(_Resource):
     def get(self, id: str) -> RoundDetail:
         """One round with its transactions."""
         return self._get(f"/v3/rounds/{_segment(id)}", RoundDetail)
+
+
+class SportsbookBets(_Resource):
+    """Sportsbook bets placed in your sessions, each with every settlement."""
+
+    @operation("listSportsbookBets")
+    def list(
+        self,
+        *,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        status: Optional[Literal["reserved", "open", "settled", "closed", "discarded"]] = None,
+        player_id: Optional[str] = None,
+        settled_after: Optional[Instant] = None,
+    ) -> CursorPage[SportsbookBet]:
+        """Your sportsbook bets, newest first."""
+        return self._page(
+            "/v3/sportsbook/bets",
+            SportsbookBet,
+            dict(limit=limit, cursor=cursor, status=status, player_id=player_id, settled_after=settled_after),
+        )
+
+    @operation("getSportsbookBet")
+    def get(self, id: str) -> SportsbookBet:
+        """One sportsbook bet (its ``id``, not the provider's ``bet_id``) with every settlement."""
+        return self._get(f"/v3/sportsbook/bets/{_segment(id)}", SportsbookBet)
 
 
 class FreeRoundCampaigns(_Resource):

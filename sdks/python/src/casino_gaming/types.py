@@ -44,7 +44,6 @@ __all__ = [
     "SandboxPlayer",
     "SandboxReset",
     "SandboxResetRemoved",
-    "SportsbookAnswer",
     "SportsbookBet",
     "SportsbookSettlement",
     "Statement",
@@ -640,23 +639,6 @@ class SandboxResetRemoved(Model):
 
 
 @dataclass(frozen=True)
-class SportsbookAnswer(Model):
-    """The object the OpenAPI document describes at ``#/components/schemas/SportsbookAnswer``."""
-
-    __schema__ = "#/components/schemas/SportsbookAnswer"
-
-    transaction_id: str
-    bet_id: str
-    status: Optional[SportsbookBetStatus]
-    result: Optional[SportsbookResult]
-    payout: Optional[Decimal]
-    paid: Optional[Decimal]
-    owed: Optional[Decimal]
-    balance: Optional[Decimal]
-    currency: Optional[str]
-
-
-@dataclass(frozen=True)
 class SportsbookBet(Model):
     """The object the OpenAPI document describes at ``#/components/schemas/SportsbookBet``."""
 
@@ -674,7 +656,7 @@ class SportsbookBet(Model):
     stake: Decimal
     odds: Decimal
     potential_payout: Decimal
-    selections: Any
+    selections: List[Dict[str, Any]]
     result: Optional[SportsbookResult]
     payout: Decimal
     paid: Decimal
