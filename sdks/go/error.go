@@ -72,6 +72,24 @@ const (
 	CodeReportTooLarge          ErrorCode = "report_too_large"
 )
 
+// What the provider API answers a free bet, win or payout it refuses (the operator sees them in
+// round transactions and events, never from its own calls).
+const (
+	CodeFreeRoundGrantUnknown      ErrorCode = "free_round_grant_unknown"
+	CodeFreeRoundWrongPlayer       ErrorCode = "free_round_wrong_player"
+	CodeFreeRoundWrongGame         ErrorCode = "free_round_wrong_game"
+	CodeFreeRoundStakeMismatch     ErrorCode = "free_round_stake_mismatch"
+	CodeFreeRoundsExhausted        ErrorCode = "free_rounds_exhausted"
+	CodeFreeRoundGrantExpired      ErrorCode = "free_round_grant_expired"
+	CodeFreeRoundCampaignCancelled ErrorCode = "free_round_campaign_cancelled"
+	CodeFreeRoundCampaignScheduled ErrorCode = "free_round_campaign_scheduled"
+	CodeFreeRoundMismatch          ErrorCode = "free_round_mismatch"
+	CodeFreeRoundNotLumpSum        ErrorCode = "free_round_not_lump_sum"
+	CodeFreeRoundNotPlayed         ErrorCode = "free_round_not_played"
+	CodeFreeRoundAlreadyPaid       ErrorCode = "free_round_already_paid"
+	CodeFreeRoundsLeft             ErrorCode = "free_rounds_left"
+)
+
 // errorCodes lists the constants above, so that a test can hold them to the document.
 var errorCodes = []ErrorCode{
 	CodeMalformedJSON, CodeValidationFailed, CodeInvalidIdempotencyKey, CodeInvalidSessionID,
@@ -89,6 +107,9 @@ var errorCodes = []ErrorCode{
 	CodeStakeNotAllowed, CodeFreeRoundsLimitExceeded, CodeInvalidValidity, CodeReportTooLarge,
 	CodeDuplicateBet, CodeUnknownBet, CodeNotSportsbook, CodeWalletModeUnsupported, CodeBetReserved, CodeBetNotReserved,
 	CodeBetDiscarded, CodeBetNotSettled, CodeBetClosed, CodeInvalidSettlement, CodeSettlementCancelled,
+	CodeFreeRoundGrantUnknown, CodeFreeRoundWrongPlayer, CodeFreeRoundWrongGame, CodeFreeRoundStakeMismatch,
+	CodeFreeRoundsExhausted, CodeFreeRoundGrantExpired, CodeFreeRoundCampaignCancelled, CodeFreeRoundCampaignScheduled,
+	CodeFreeRoundMismatch, CodeFreeRoundNotLumpSum, CodeFreeRoundNotPlayed, CodeFreeRoundAlreadyPaid, CodeFreeRoundsLeft,
 }
 
 // FieldError is one failing field of an invalid request: a JSON Pointer into the request body
