@@ -3,7 +3,7 @@
 // retry. A delivery succeeds on a 2xx within the timeout (15 s by default). The same runs carry the
 // seamless wallet's credits and rollbacks that are due again (wallet-call.ts). Runtime-neutral: the
 // database and the name resolver are injected; a scheduled function and `npm start` call it.
-import type { Sql } from '../_shared/database.ts';
+import { rerunConflicts, type Sql } from '../_shared/database.ts';
 import type { OutboundOptions } from '../_shared/public-url.ts';
 import { postSigned } from '../_shared/standard-webhooks.ts';
 import { runWalletCalls, WALLET_TIMEOUT_MS } from '../_shared/wallet-call.ts';
@@ -29,7 +29,7 @@ interface Claimed {
 
 /** One round of deliveries and wallet calls: what was claimed, and how each went. */
 export async function runDeliveries(sql: Sql, options: DeliveryOptions = {}): Promise<Record<string, number>> {
-  const [claimed, walletCounts, [{ stuck }], [{ ended }]] = await Promise.all([
+  const [claimed, walletCounts, [{ stuck }], [{ ended }], [{ discarded }]] = await Promise.all([
     sql<Claimed[]>`select * from private.claim_deliveries(${options.batch ?? 50}, ${options.leaseSeconds ?? 60})`,
     runWalletCalls(sql, {
       batch: options.batch, leaseSeconds: options.leaseSeconds, timeoutMs: options.walletTimeoutMs ?? WALLET_TIMEOUT_MS.fallback,
@@ -40,10 +40,14 @@ export async function runDeliveries(sql: Sql, options: DeliveryOptions = {}): Pr
     // Free-round grants past their expiry and campaigns past their end are recorded, with their
     // events (time alone already made them so: nothing waits for this).
     sql<{ ended: number }[]>`select private.record_free_round_ends() as ended`,
+    // Sportsbook bets reserved and neither committed nor discarded in time are discarded, their
+    // stake given back, each told as sportsbook.bet.discarded (reason expired). It moves money: run
+    // again when a concurrent movement took the balance it read.
+    rerunConflicts(() => sql<{ discarded: number }[]>`select private.sportsbook_discard_expired() as discarded`),
   ]);
   const outcomes = await Promise.all(claimed.map((delivery) => deliver(sql, delivery, options)));
   const counts: Record<string, number> = { claimed: claimed.length, ...walletCounts, ...(stuck ? { rounds_stuck: stuck } : {}),
-    ...(ended ? { free_round_ends: ended } : {}) };
+    ...(ended ? { free_round_ends: ended } : {}), ...(discarded ? { sportsbook_discarded: discarded } : {}) };
   for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
   return counts;
 }
