@@ -33,6 +33,8 @@ const FREE_PLAY = '20261126000200_free_round_play.sql';
 const NOWHERE = '20261126000500_wallet_call_nowhere.sql';
 // The sportsbook (issue 35): its bets, settlements, clawbacks and tombstones.
 const SPORTSBOOK = '20261126000600_sportsbook.sql';
+// Replaces the one rule per field migration's private.reference_problems.
+const REFERENCES = '20261126000800_reference_problems_plpgsql.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -807,5 +809,21 @@ export const sqlMutations: SqlMutation[] = [
     find: "if resolution = 'cancel' and round.free_round_grant_id is not null then",
     replace: "if false then",
     description: "staff cancel a free round: its free bets are given back as money never taken",
+  },
+  // One rule per field: a request's currency and country against the reference lists.
+  {
+    id: 'fields-1', file: REFERENCES, tests: ['tests/validation/one-rule-per-field.test.ts'],
+    find: "when c.code is null then 'unknown_currency'", replace: "when false then 'unknown_currency'",
+    description: 'an unknown currency passes the reference check',
+  },
+  {
+    id: 'fields-2', file: REFERENCES, tests: ['tests/sandbox/test-players.test.ts'],
+    find: 'when reference_problems.active and not c.is_active then', replace: 'when false then',
+    description: 'an inactive currency is taken where play needs an active one',
+  },
+  {
+    id: 'fields-3', file: REFERENCES, tests: ['tests/validation/one-rule-per-field.test.ts'],
+    find: 'and not exists (select 1 from private.country k where k.code = reference_problems.country)', replace: 'and false',
+    description: 'an unassigned country code passes the reference check',
   },
 ];

@@ -5,7 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
+import { createApp } from '../../supabase/functions/v3/app.ts';
+import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
+import { ISSUER, isolatedDatabase, issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
 // A short wallet timeout: the slow_wallet behaviour waits it out.
@@ -135,4 +137,23 @@ describe('test players', () => {
         .toMatchObject({ status: 200, body: { balance: '39.0000' } });
     },
   );
+});
+
+describe('a test player in a currency the service has switched off', () => {
+  it('is refused 422 currency_unavailable, and nothing is written', async () => {
+    // A database of its own: switching a currency off must not reach other files' tests.
+    const { owner, endpoint } = await isolatedDatabase('inactive_currency');
+    const app = createApp({ sql: endpoint, signer: await createSessionTokenSigner({ issuer: ISSUER }) });
+    const client = await newOperator(owner, 'inactive-currency');
+    const key = (await issueKey(owner, client.account, 'Sandbox', false)).key;
+    await owner`update public.currency set is_active = false where code = 'BDT'`;
+    const response = await app(new Request('http://api.test/v3/sandbox/players', {
+      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ player_id: 'p-bdt', currency: 'BDT', balance: '5' }),
+    }));
+    const problem = await response.json();
+    expect(response.status).toBe(422);
+    expect(problem.errors.map((e: { code: string }) => e.code)).toEqual(['currency_unavailable']);
+    expect(await owner`select 1 from public.sandbox_player where client_id = ${client.account.id}`).toHaveLength(0);
+  });
 });
