@@ -13,6 +13,7 @@ import { DatabaseUnavailable, isDatabaseUnavailable, rerunConflicts } from '../.
 import { jsonResponse } from '../http.ts';
 import { Problem } from '../problem.ts';
 import { readJsonBody } from '../request-body.ts';
+import { decimalValue } from '../decimal-value.ts';
 import { sha256Hex } from '../sha256.ts';
 import { type FinishedCall, makeWalletCall, type QueuedWalletCall, sendWalletCall, type WalletCallSettings } from '../../_shared/wallet-call.ts';
 import type { ApiContext } from '../context.ts';
@@ -162,11 +163,6 @@ export async function balance(ctx: ApiContext, caller: Caller, request: Request)
 /** The engine's answer: its outcome, and the provider's answer as stored (replayed as these bytes). */
 type Applied = Omit<FinishedCall, 'outcome'> & { outcome: EngineOutcome };
 
-/** An amount as its value, whatever its spelling: `"1.50"` and `"1.5"` are one amount. */
-function amountValue(amount: string): string {
-  return amount.includes('.') ? amount.replace(/0+$/, '').replace(/\.$/, '') : amount;
-}
-
 /**
  * A bet, win or rollback: the key, then the body and the token (401 before any 400), then the
  * engine's one call. The fingerprint is the request's meaning, every field in a fixed order with
@@ -233,7 +229,7 @@ const grantMeaning = (grantId: string | undefined) => (grantId ? [grantId] : [])
 /** POST /v3/provider/bets */
 export function bet(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
   return apply(ctx, caller, request, 'bet', betBody,
-    (b) => [b.transaction_id, b.round_id, amountValue(b.amount), b.round_closed ?? false, ...grantMeaning(b.free_round_grant_id)],
+    (b) => [b.transaction_id, b.round_id, decimalValue(b.amount), b.round_closed ?? false, ...grantMeaning(b.free_round_grant_id)],
     (keyHash, sessionId, b, fingerprint, walletBalance) =>
     ctx.sql<Applied[]>`
       select outcome, body::text, balance from private.round_bet(${keyHash}, ${sessionId}::uuid, ${b.transaction_id},
@@ -244,7 +240,7 @@ export function bet(ctx: ApiContext, caller: Caller, request: Request): Promise<
 /** POST /v3/provider/wins */
 export function win(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
   return apply(ctx, caller, request, 'win', winBody,
-    (w) => [w.transaction_id, w.round_id, amountValue(w.amount), w.round_closed ?? false, w.bet_transaction_id ?? null,
+    (w) => [w.transaction_id, w.round_id, decimalValue(w.amount), w.round_closed ?? false, w.bet_transaction_id ?? null,
       ...grantMeaning(w.free_round_grant_id)],
     (keyHash, sessionId, w, fingerprint) =>
     ctx.sql<Applied[]>`
@@ -260,7 +256,7 @@ export function win(ctx: ApiContext, caller: Caller, request: Request): Promise<
 export async function payout(ctx: ApiContext, caller: Caller, request: Request, grantId: string): Promise<Response> {
   const body = payoutBody(await readJsonBody(request, ctx.config.maxBodyBytes));
   if (!isGrantId(grantId)) throw refused('free_round_grant_unknown', null);
-  const fingerprint = sha256Hex(JSON.stringify(['payout', grantId, body.transaction_id, amountValue(body.amount)]));
+  const fingerprint = sha256Hex(JSON.stringify(['payout', grantId, body.transaction_id, decimalValue(body.amount)]));
   return answerApplied(ctx, caller, () => ctx.sql<Applied[]>`
     select outcome, body::text, balance from private.free_round_payout(${caller.keyHash}, ${grantId}::uuid,
       ${body.transaction_id}, ${body.amount}::numeric, ${fingerprint})`);

@@ -11,6 +11,7 @@ import { jsonTextResponse } from '../http.ts';
 import { CURSOR_UUID, pageJson, parseListQuery } from '../list-query.ts';
 import { Problem, pointerTo } from '../problem.ts';
 import { readJsonBody } from '../request-body.ts';
+import { decimalValue } from '../decimal-value.ts';
 import { sha256Hex } from '../sha256.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract, parameterContract, queryContract, schemaContract } from '../contract.ts';
@@ -100,11 +101,6 @@ function refused(outcome: Refusal, members: string | null): Problem {
     default:
       return new Problem(outcome, refusals[outcome]);
   }
-}
-
-/** A decimal as its value, whatever its spelling: `"2.50"` and `"2.5"` are one. */
-function decimalValue(amount: string): string {
-  return amount.includes('.') ? amount.replace(/0+$/, '').replace(/\.$/, '') : amount;
 }
 
 /** JSON with every object's members in one order, so the same selections however spelt mean the same. */
