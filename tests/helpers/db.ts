@@ -145,3 +145,11 @@ export async function outcome(run: () => Promise<unknown>): Promise<string> {
     return code;
   }
 }
+
+/** Resolves once some backend waits on a lock the backend `pid` holds (polled, not timed). */
+export async function untilBlockedBy(sql: Sql, pid: number): Promise<void> {
+  while (!(await sql`select exists (select 1 from pg_stat_activity a where ${pid}::int = any (pg_blocking_pids(a.pid))) as blocked`)[0]
+    .blocked) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -3,7 +3,7 @@
 // transaction, as the provider routes make it.
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { as, cast, connect, outcome } from '../helpers/db.ts';
+import { as, cast, connect, outcome, untilBlockedBy } from '../helpers/db.ts';
 import { rerunConflicts } from '../../supabase/functions/_shared/database.ts';
 import { issueKey, newOperator, type Operator, recordedSession, type RecordedSessionOptions } from '../helpers/api.ts';
 
@@ -426,10 +426,7 @@ describe('the balance locked last', () => {
     const pid = await holder;
     const attempt = bet(s, tx, round, '50').then(() => 'answered', (error: { code?: string }) => error.code);
     // The bet is at its debit once it waits on the row the movement holds.
-    while (!(await sql`select exists (select 1 from pg_stat_activity a where ${pid}::int = any (pg_blocking_pids(a.pid))) as blocked`)[0]
-      .blocked) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await untilBlockedBy(sql, pid);
     commit();
     await movement;
     expect(await attempt).toBe('40001');

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connect } from '../helpers/db.ts';
+import { connect, untilBlockedBy } from '../helpers/db.ts';
 import { newOperator } from '../helpers/api.ts';
 import { batches, engineCaller, expectRoundsConsistent, providers, roundSessions, sha } from './interleaving.ts';
 
@@ -85,10 +85,7 @@ describe('a win and a rollback of one round at once', () => {
     const win = pool`select outcome from private.round_win(${key}, ${session}, ${`${run}-win`}, ${round}, 5, false, null, ${sha(`win ${run}`)})`
       .execute();
     // The win's transaction is under way once it waits on a lock the rollback holds.
-    while (!(await sql`select exists (select 1 from pg_stat_activity a where ${pid}::int = any (pg_blocking_pids(a.pid))) as blocked`)[0]
-      .blocked) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await untilBlockedBy(sql, pid);
     commit();
     await rollback;
     expect((await win)[0].outcome).toBe('round_closed');
