@@ -14,17 +14,6 @@ import { type BrowserStack, browserStack, screenshots } from './stack.ts';
 const SANDBOX_PROVIDER_KEY = 'cgs_prov_SANDBOX-demo-game-public-key-test-only-0000';
 let stack: BrowserStack;
 
-async function api(key: string, path: string, body?: unknown, accept = 'application/json') {
-  const response = await fetch(`${stack.served.url}/v3${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  // The CSV as bytes: text() would drop its byte-order mark.
-  return accept === 'text/csv' ? Buffer.from(await response.arrayBuffer()) : response.json();
-}
-
 /** One round of a test session: a bet and the win that closes it. */
 async function round(token: string, bet: string, win: string) {
   const round = randomUUID();
@@ -44,8 +33,8 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
   it('charts daily GGR and turnover, the top games and the totals as the report says, and downloads the day\'s reconciliation', async () => {
     const operator = await newOperator(stack.owner, 'dashboard');
     const key = (await issueKey(stack.owner, operator.account, 'Sandbox', false)).key;
-    await api(key, '/sandbox/players', { player_id: 'player-dash', currency: 'EUR', balance: '100' });
-    const token = async (game: string) => new URL((await api(key, '/sessions', {
+    await stack.api(key, '/sandbox/players', { player_id: 'player-dash', currency: 'EUR', balance: '100' });
+    const token = async (game: string) => new URL((await stack.api(key, '/sessions', {
       player_id: 'player-dash', game_id: `cgs-sandbox:${game}`, currency: 'EUR',
     })).launch_url).searchParams.get('token')!;
     const [sevens, fruit] = [await token('lucky-sevens'), await token('fruit-stand')];
@@ -67,7 +56,7 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     await page.getByTestId('daily-EUR').waitFor();
 
     // The charts plot what the report holds, day by day over the 30 days shown.
-    const report = await api(key, `/reports/ggr?from=${await page.getByTestId('from').inputValue()}&to=${today}&group_by=day,currency`);
+    const report = await stack.api(key, `/reports/ggr?from=${await page.getByTestId('from').inputValue()}&to=${today}&group_by=day,currency`);
     const plotted = await page.evaluate(() => {
       const chart = (id: string) => (globalThis as unknown as { Chart: { getChart: (c: Element) => { data: { labels: string[]; datasets: { label: string; data: number[] }[] } } } })
         .Chart.getChart(document.querySelector(`[data-testid=${id}] canvas`)!);
@@ -97,7 +86,7 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download').click()]);
     expect(download.suggestedFilename()).toBe(`reconciliation-${today}.csv`);
     const file = await readFile((await download.path())!);
-    expect(file.equals(await api(key, `/reconciliation/transactions?date=${today}`, undefined, 'text/csv'))).toBe(true);
+    expect(file.equals(await stack.csv(key, `/reconciliation/transactions?date=${today}`))).toBe(true);
     expect(file.toString('utf8').trim().split('\r\n')).toHaveLength(1 + 6);
 
     expect(outside).toEqual([]);

@@ -14,18 +14,6 @@ import { type BrowserStack, browserStack, screenshots, spinUntilWinAndLoss } fro
 const SANDBOX_PROVIDER_KEY = 'cgs_prov_SANDBOX-demo-game-public-key-test-only-0000';
 let stack: BrowserStack;
 
-/** The API as an operator calls it; throws on anything but 2xx. */
-async function api(key: string, path: string, body?: unknown) {
-  const response = await fetch(`${stack.served.url}/v3${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
-
 async function openGame(launchUrl: string, fakeClock = false): Promise<Page> {
   const page = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors: string[] = [];
@@ -65,11 +53,11 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
   it('spins until a win and a loss; the rounds, the balance and the webhooks say the same', async () => {
     const operator = await newOperator(stack.owner, 'demo-game');
     const testKey = (await issueKey(stack.owner, operator.account, 'Sandbox', false)).key;
-    await api(testKey, '/sandbox/players', { player_id: 'player-demo', currency: 'EUR', balance: '100' });
-    const endpoint = await api(testKey, '/webhook-endpoints', {
+    await stack.api(testKey, '/sandbox/players', { player_id: 'player-demo', currency: 'EUR', balance: '100' });
+    const endpoint = await stack.api(testKey, '/webhook-endpoints', {
       url: stack.receiverUrl, event_types: ['round.closed'],
     });
-    const session = await api(testKey, '/sessions', { player_id: 'player-demo', game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' });
+    const session = await stack.api(testKey, '/sessions', { player_id: 'player-demo', game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' });
     expect(session.launch_url.startsWith(`${stack.site.url}/demo/`)).toBe(true);
 
     const page = await openGame(session.launch_url);
@@ -83,7 +71,7 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     const played = await page.locator('[data-testid=history] tr').evaluateAll((rows) =>
       rows.map((row) => ({ round_id: (row as HTMLElement).dataset.roundId!, bet: row.children[2]!.textContent!, win: row.children[3]!.textContent! }))
     );
-    const { data: rounds } = await api(testKey, `/rounds?session_id=${session.id}&limit=100`);
+    const { data: rounds } = await stack.api(testKey, `/rounds?session_id=${session.id}&limit=100`);
     const shown = (amount: string) => Number(amount).toFixed(2);
     expect(rounds.map((r: Record<string, string>) => ({ round_id: r.round_id, bet: shown(r.total_bet), win: shown(r.total_win), status: r.status })))
       .toEqual(played.map((p) => ({ ...p, status: 'closed' })));
@@ -98,7 +86,7 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     expect(await page.getByTestId('balance').textContent()).toBe(`${Number(balance.balance).toFixed(2)} EUR`);
 
     // Live keys see none of it.
-    expect((await api(operator.key, `/rounds?session_id=${session.id}`)).data).toEqual([]);
+    expect((await stack.api(operator.key, `/rounds?session_id=${session.id}`)).data).toEqual([]);
 
     // Every round reached the webhook receiver, signed.
     await stack.deliver(played.length);
@@ -110,15 +98,15 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
   it('plays a grant of free spins to its end: "free spins: N left", the credited total, the grant\'s state and its events', async () => {
     const operator = await newOperator(stack.owner, 'demo-game-free-spins');
     const testKey = (await issueKey(stack.owner, operator.account, 'Sandbox', false)).key;
-    await api(testKey, '/sandbox/players', { player_id: 'player-free', currency: 'EUR', balance: '10' });
-    const endpoint = await api(testKey, '/webhook-endpoints', {
+    await stack.api(testKey, '/sandbox/players', { player_id: 'player-free', currency: 'EUR', balance: '10' });
+    const endpoint = await stack.api(testKey, '/webhook-endpoints', {
       url: stack.receiverUrl, event_types: ['free_rounds.grant.started', 'free_rounds.grant.completed'],
     });
-    const campaign = await api(testKey, '/free-rounds/campaigns', {
+    const campaign = await stack.api(testKey, '/free-rounds/campaigns', {
       external_id: 'demo-free-spins', name: 'Demo free spins', game_ids: ['cgs-sandbox:lucky-sevens'], currency: 'EUR',
       bet_amount: '0.50', rounds: 3, valid_until: new Date(Date.now() + 86_400_000).toISOString(), player_ids: ['player-free'],
     });
-    const session = await api(testKey, '/sessions', { player_id: 'player-free', game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' });
+    const session = await stack.api(testKey, '/sessions', { player_id: 'player-free', game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' });
     const page = await openGame(session.launch_url);
     await page.getByTestId('free-spins').filter({ hasText: 'free spins: 3 left' }).waitFor();
     await page.screenshot({ path: join(screenshots, 'demo-game-free-spins.png') });
@@ -138,11 +126,11 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
 
     // The grant: played to its end, and what it paid is what the game showed won, credited to the
     // test player, who paid nothing for the spins.
-    const { data: [grant] } = await api(testKey, `/free-rounds/grants?campaign_id=${campaign.id}`);
+    const { data: [grant] } = await stack.api(testKey, `/free-rounds/grants?campaign_id=${campaign.id}`);
     expect(grant).toMatchObject({ status: 'completed', rounds_used: 3, rounds_left: 0, game_id: 'cgs-sandbox:lucky-sevens' });
     expect(Math.round(Number(grant.total_win) * 100)).toBe(won);
     expect(await page.getByTestId('balance').textContent()).toBe(`${((1000 + won) / 100).toFixed(2)} EUR`);
-    const { data: [player] } = await api(testKey, '/sandbox/players/player-free');
+    const { data: [player] } = await stack.api(testKey, '/sandbox/players/player-free');
     expect(Math.round(Number(player.balance) * 100)).toBe(1000 + won);
 
     // Its events, delivered and signed: started, then completed.
@@ -158,8 +146,8 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     const operator = await newOperator(stack.owner, 'demo-game-refusals');
     const testKey = (await issueKey(stack.owner, operator.account, 'Sandbox', false)).key;
     const launch = async (player: string, balance: string, behaviour: string) => {
-      await api(testKey, '/sandbox/players', { player_id: player, currency: 'EUR', balance, behaviour });
-      return (await api(testKey, '/sessions', { player_id: player, game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' })).launch_url;
+      await stack.api(testKey, '/sandbox/players', { player_id: player, currency: 'EUR', balance, behaviour });
+      return (await stack.api(testKey, '/sessions', { player_id: player, game_id: 'cgs-sandbox:lucky-sevens', currency: 'EUR' })).launch_url;
     };
     // Too little money: the platform's refusal, read across origins, and nothing played.
     const poor = await openGame(await launch('player-poor', '0.50', 'normal'));
@@ -184,8 +172,8 @@ await describeWithTool(['chromium', 'chromium-browser', 'google-chrome'], 'apt-g
     const operator = await newOperator(stack.owner, 'demo-game-gb');
     await stack.owner`insert into public.client_jurisdiction (client_id, jurisdiction_code) values (${operator.account.id}, 'GB')`;
     const testKey = (await issueKey(stack.owner, operator.account, 'Sandbox', false)).key;
-    await api(testKey, '/sandbox/players', { player_id: 'player-gb', currency: 'GBP', balance: '50' });
-    const session = await api(testKey, '/sessions', {
+    await stack.api(testKey, '/sandbox/players', { player_id: 'player-gb', currency: 'GBP', balance: '50' });
+    const session = await stack.api(testKey, '/sessions', {
       player_id: 'player-gb', game_id: 'cgs-sandbox:fruit-stand', currency: 'GBP',
       jurisdiction: 'GB', country: 'GB', kyc_status: 'verified', reality_check_minutes: 1,
     });

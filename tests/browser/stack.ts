@@ -34,6 +34,21 @@ export interface BrowserStack {
   received: Received[];
   /** Runs the delivery runner until the receiver holds `count` deliveries (or gives up). */
   deliver: (count: number) => Promise<void>;
+  /** The API as an operator calls it (a POST with `body`): the JSON answer; throws on anything but 2xx. */
+  api: (key: string, path: string, body?: unknown) => Promise<any>;
+  /** A GET answered as CSV: its bytes (text() would drop the byte-order mark); throws on anything but 2xx. */
+  csv: (key: string, path: string) => Promise<Buffer>;
+}
+
+/** A call to the stack's function with an operator's key; throws on anything but 2xx. */
+async function operatorCall(stack: BrowserStack, key: string, path: string, body: unknown, accept: string): Promise<Response> {
+  const response = await fetch(`${stack.served.url}/v3${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response;
 }
 
 /**
@@ -58,6 +73,8 @@ export function browserStack(
   name: string, chromiumPath: string, mounts: () => Promise<Record<string, string>> = async () => ({}),
 ): BrowserStack {
   const stack = { received: [] as Received[] } as BrowserStack;
+  stack.api = async (key, path, body) => (await operatorCall(stack, key, path, body, 'application/json')).json();
+  stack.csv = async (key, path) => Buffer.from(await (await operatorCall(stack, key, path, undefined, 'text/csv')).arrayBuffer());
   const receiver = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => {
