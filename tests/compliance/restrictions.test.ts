@@ -201,7 +201,8 @@ describe('loss limits', () => {
     await sql`select * from private.round_rollback(${providerHash}, ${session}::uuid, ${randomUUID()}, ${given}, ${sha(randomUUID())})`;
     expect(await lossOf(player, 'day')).toBe('7.0000');
     expect(await lossOf(player, 'month')).toBe('7.0000');
-    const [refusal] = await sql`select detail from public.player_restriction_audit where player_id = ${player} and action = 'bet_refused' limit 1`;
+    const [refusal] = await sql`select detail from public.player_restriction_audit where player_id = ${player} and action = 'bet_refused'
+      order by created_at limit 1`;
     expect(refusal.detail).toMatchObject({ reason: 'loss_limit_reached', amount: '4.0001' });
   });
 
