@@ -208,9 +208,11 @@ type Round struct {
 	Status     RoundStatus `json:"status"`
 	TotalBet   Decimal     `json:"total_bet"`
 	TotalWin   Decimal     `json:"total_win"`
-	Livemode   bool        `json:"livemode"`
-	OpenedAt   time.Time   `json:"opened_at"`
-	ClosedAt   *time.Time  `json:"closed_at"`
+	// FreeRoundGrantID is the free-round grant that funded the round; nil for a round of cash.
+	FreeRoundGrantID *string    `json:"free_round_grant_id"`
+	Livemode         bool       `json:"livemode"`
+	OpenedAt         time.Time  `json:"opened_at"`
+	ClosedAt         *time.Time `json:"closed_at"`
 }
 
 // RoundTransaction is a bet, win or rollback of a round.
@@ -221,8 +223,10 @@ type RoundTransaction struct {
 	RelatedTransactionID *string `json:"related_transaction_id"`
 	RolledBack           bool    `json:"rolled_back"`
 	// Review is where a win past a win limit stands: "held", "released" or "rejected"; nil otherwise.
-	Review    *string   `json:"review"`
-	CreatedAt time.Time `json:"created_at"`
+	Review *string `json:"review"`
+	// FreeRoundGrantID is the free-round grant that funded it; nil for cash. A free bet moved no money.
+	FreeRoundGrantID *string   `json:"free_round_grant_id"`
+	CreatedAt        time.Time `json:"created_at"`
 }
 
 // RoundDetail is a round with its transactions.

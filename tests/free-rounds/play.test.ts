@@ -358,3 +358,31 @@ describe('what the provider reads, and the job that records ends', () => {
       .toBe(1);
   });
 });
+
+describe('what the operator reads of a free round', () => {
+  it('GET /v3/rounds and /v3/rounds/{id} name the grant of a free round and of each of its transactions, null for cash', async () => {
+    const g = await granted({ rounds: 2 });
+    const [free, cash] = [id('round'), id('round')];
+    const [fb, fw, cb] = [id('fb'), id('w'), id('cb')];
+    await bet({ session_token: g.token, transaction_id: fb, round_id: free, amount: '0.2', free_round_grant_id: g.grant });
+    await win({ session_token: g.token, transaction_id: fw, round_id: free, amount: '1.5', round_closed: true });
+    await bet({ session_token: g.token, transaction_id: cb, round_id: cash, amount: '1' });
+    const listed = await api('GET', `/rounds?player_id=${g.player}`, 'listRounds', undefined, operator.key);
+    expect((listed.body.data as { round_id: string; free_round_grant_id: string | null; total_bet: string; total_win: string }[])
+      .map((r) => [r.round_id, r.free_round_grant_id, r.total_bet, r.total_win]))
+      .toEqual([[cash, null, '1.0000', '0.0000'], [free, g.grant, '0.0000', '1.5000']]);
+    const [freeId, cashId] = [free, cash].map((round) => (listed.body.data as { id: string; round_id: string }[]).find((r) => r.round_id === round)!.id);
+    const read = await api('GET', `/rounds/${freeId}`, 'getRound', undefined, operator.key);
+    expect(read.body).toMatchObject({ free_round_grant_id: g.grant, total_bet: '0.0000', total_win: '1.5000' });
+    expect((read.body.transactions as object[]).map((t) => t)).toMatchObject([
+      { transaction_id: fb, type: 'bet', amount: '0.2000', free_round_grant_id: g.grant },
+      { transaction_id: fw, type: 'win', amount: '1.5000', free_round_grant_id: g.grant },
+    ]);
+    const cashRead = await api('GET', `/rounds/${cashId}`, 'getRound', undefined, operator.key);
+    expect(cashRead.body).toMatchObject({ free_round_grant_id: null, transactions: [{ transaction_id: cb, free_round_grant_id: null }] });
+    // The round's event says it too.
+    const [closed] = await sql`select data from public.event where client_id = ${operator.account.id} and type = 'round.closed'
+                               and data->>'round_id' = ${free}`;
+    expect(closed.data.free_round_grant_id).toBe(g.grant);
+  });
+});

@@ -1474,6 +1474,11 @@ export interface components {
             /** @description Bets, net of rollbacks. */
             total_bet: components["schemas"]["Amount"];
             total_win: components["schemas"]["Amount"];
+            /**
+             * Format: uuid
+             * @description A free round: the free-round grant that funded it (`GET /v3/free-rounds/grants/{id}`, which names its campaign). Null for a round of cash. A free round's `total_bet` is 0 (its bets cost the player nothing) and its `total_win` is what it paid.
+             */
+            free_round_grant_id: string | null;
             livemode: boolean;
             /** Format: date-time */
             opened_at: string;
@@ -1494,6 +1499,11 @@ export interface components {
              * @enum {string|null}
              */
             review: "held" | "released" | "rejected" | null;
+            /**
+             * Format: uuid
+             * @description The free-round grant that funded it; null for cash. A free bet's `amount` is the stake it stood for and moved no money; a free win's `amount` is what the provider reported, of which the grant paid at most what its `max_win` left.
+             */
+            free_round_grant_id: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1521,6 +1531,11 @@ export interface components {
             /** @description Bets, net of rollbacks. */
             total_bet: components["schemas"]["Amount"];
             total_win: components["schemas"]["Amount"];
+            /**
+             * Format: uuid
+             * @description A free round: the free-round grant that funded it (`GET /v3/free-rounds/grants/{id}`, which names its campaign). Null for a round of cash. A free round's `total_bet` is 0 (its bets cost the player nothing) and its `total_win` is what it paid.
+             */
+            free_round_grant_id: string | null;
             livemode: boolean;
             /** Format: date-time */
             opened_at: string;

@@ -556,6 +556,7 @@ class Round(Model):
     status: Literal["open", "closed", "cancelled"]
     total_bet: Decimal
     total_win: Decimal
+    free_round_grant_id: Optional[str]
     livemode: bool
     opened_at: _dt.datetime
     closed_at: Optional[_dt.datetime]
@@ -578,6 +579,7 @@ class RoundDetail(Model):
     status: Literal["open", "closed", "cancelled"]
     total_bet: Decimal
     total_win: Decimal
+    free_round_grant_id: Optional[str]
     livemode: bool
     opened_at: _dt.datetime
     closed_at: Optional[_dt.datetime]
@@ -596,6 +598,7 @@ class RoundTransaction(Model):
     related_transaction_id: Optional[str]
     rolled_back: bool
     review: Optional[Literal["held", "released", "rejected"]]
+    free_round_grant_id: Optional[str]
     created_at: _dt.datetime
 
 
