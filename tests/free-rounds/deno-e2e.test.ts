@@ -70,6 +70,11 @@ describe('free rounds under Deno', () => {
     expect(balances).toEqual(['103.0000', '104.0000']);
     const client = createOperatorClient({ baseUrl: api.url, apiKey: api.operator.key });
     expect(await client.freeRounds.grants.get(g.grant)).toMatchObject({ status: 'completed', rounds_used: 2, rounds_left: 0, total_win: '4.0000' });
+    // The operator's rounds name the grant, and so does each of their transactions.
+    const rounds = await client.rounds.list({ playerId: g.player });
+    expect(rounds.data.map((r) => [r.free_round_grant_id, r.total_bet, r.total_win])).toEqual([[g.grant, '0.0000', '1.0000'], [g.grant, '0.0000', '3.0000']]);
+    const detail = await client.rounds.get(rounds.data[0].id);
+    expect(detail.transactions.map((t) => [t.type, t.free_round_grant_id])).toEqual([['bet', g.grant], ['win', g.grant]]);
     const ledger = await call('/transactions?limit=3', api.operator.key);
     expect(ledger.body.data.map((t: { type: string; amount: string }) => `${t.type} ${t.amount}`)).toEqual(['win 1.0000', 'win 3.0000', 'deposit 100.0000']);
     const events = await call('/events?limit=100', api.operator.key);
