@@ -222,7 +222,7 @@ export const engineAgainstLeastSql: Section = {
             `The sides take turns, ${ROUNDS} rounds of ${SLICE_S} s each after a warm-up round; pairs/s are the medians of the rounds. ` +
             'Postgres CPU: user and system time of each side\'s own backends (/proc), over its rounds, per pair. ' +
             `WAL: ${2 * SERIAL_PAIRS} pairs a side on one connection, alternating (insert position, and records from ` +
-            'pg_stat_wal). Locks: the pg_locks rows of the backend inside one call, before its commit (the least SQL: one move). ' +
+            'pg_walinspect). Locks: the pg_locks rows of the backend inside one call, before its commit (the least SQL: one move). ' +
             `Targets: engine pairs/s >= ${TARGET.spread} of the least SQL's (spread) and >= ${TARGET.hotFloat} (one float); ` +
             `its Postgres CPU per pair <= ${TARGET.cpu}x (spread); every relation lock of a call in the fast-path slots.`,
         ],

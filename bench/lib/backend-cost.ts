@@ -1,7 +1,8 @@
 // What Postgres itself spends on a workload, asked of the server rather than timed from outside:
 // the CPU time of the backends serving one application_name (from /proc, since the bench's server
 // runs on this machine; pg_stat_statements would need shared_preload_libraries, which the throwaway
-// cluster does not set), the WAL a connection writes, and the locks a backend holds mid-transaction.
+// cluster does not set), the WAL a connection writes (from pg_walinspect), and the locks a backend
+// holds mid-transaction.
 import type { Sql, TransactionSql } from 'postgres';
 import { readProc, TICKS_PER_SECOND } from '../sessions/processes.ts';
 
@@ -30,27 +31,25 @@ export interface Wal {
 }
 
 /**
- * The WAL written while `run` runs on `connection` (one backend: a pool of max 1). Bytes are read
- * from the insert position, since with synchronous_commit off the written position lags behind it.
- * Records come from pg_stat_wal, which a backend updates only when idle and at most once a second:
- * the connection is told to report at once, so the count is whole when read. WAL other backends
- * write meanwhile (autovacuum, the background writer) is counted too: run nothing else alongside.
+ * The WAL written while `run` runs on `connection` (one backend: a pool of max 1): the bytes and the
+ * records between the insert positions before and after, read from the WAL itself (pg_walinspect).
+ * pg_stat_wal's counter was not used: a backend adds to it only when idle and at most once a second,
+ * so a batch was charged records its neighbour wrote. WAL other backends write meanwhile
+ * (autovacuum, the background writer) is counted too: run nothing else alongside.
  */
 export async function walOf(admin: Sql, connection: Sql, run: () => Promise<void>): Promise<Wal> {
-  const position = async () => {
-    const [row] = await admin`
-      select pg_current_wal_insert_lsn()::text as lsn, (select wal_records from pg_stat_wal)::float8 as records`;
-    return row as { lsn: string; records: number };
-  };
+  await admin`create extension if not exists pg_walinspect`;
+  const position = async () => (await admin`select pg_current_wal_insert_lsn()::text as lsn`)[0].lsn as string;
   const before = await position();
   await run();
-  await connection`select pg_stat_force_next_flush()`;
-  // The report happens when the connection goes idle after the statement above, before it answers
-  // this one.
-  await connection`select 1`;
   const after = await position();
-  const [{ bytes }] = await admin`select pg_wal_lsn_diff(${after.lsn}::pg_lsn, ${before.lsn}::pg_lsn)::float8 as bytes`;
-  return { bytes, records: after.records - before.records };
+  // pg_walinspect reads only flushed WAL, and with synchronous_commit off the flush lags the inserts:
+  // a message written with flush takes it past `after`.
+  await admin`select pg_logical_emit_message(false, 'bench', '', true)`;
+  const [row] = await admin`
+    select pg_wal_lsn_diff(${after}::pg_lsn, ${before}::pg_lsn)::float8 as bytes,
+           (select sum(count) from pg_get_wal_stats(${before}::pg_lsn, ${after}::pg_lsn))::float8 as records`;
+  return { bytes: row.bytes, records: row.records };
 }
 
 export interface Locks {

@@ -1,8 +1,9 @@
 // The bench's reading of a call's locks (bench/lib/backend-cost.ts): relation locks past a backend's
-// 16 fast-path slots are counted as outside them, and a call within them has none outside.
+// 16 fast-path slots are counted as outside them, and a call within them has none outside. And its
+// reading of the WAL a batch wrote: every record of the batch is in it (other tests' WAL may be too).
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { locksDuring } from '../../bench/lib/backend-cost.ts';
+import { locksDuring, walOf } from '../../bench/lib/backend-cost.ts';
 import { connect } from '../helpers/db.ts';
 
 const TABLES = 20;
@@ -29,5 +30,16 @@ describe('the locks held inside a call', () => {
     expect(locks.relations).toBe(TABLES);
     expect(locks.outsideFastPath).toBe(TABLES - 16);
     expect(locks.held).toBeGreaterThan(locks.relations);
+  });
+});
+
+describe('the WAL a batch writes', () => {
+  it('counts each committed insert and its commit, read from the WAL itself', async () => {
+    await admin`create table if not exists public.wal_probe (id int)`;
+    const wal = await walOf(admin, probe, async () => {
+      for (let i = 0; i < 50; i++) await probe`insert into public.wal_probe values (${i})`;
+    });
+    expect(wal.records).toBeGreaterThanOrEqual(100);
+    expect(wal.bytes).toBeGreaterThanOrEqual(50 * 54);
   });
 });
