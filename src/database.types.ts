@@ -1106,6 +1106,84 @@ export type Database = {
           },
         ];
       };
+      "sandbox_transaction": {
+        Row: {
+          "amount": number;
+          "balance_after": number;
+          "client_id": string;
+          "created_at": string;
+          "currency_code": string;
+          "id": string;
+          "ledger_seq": number;
+          "note": string | null;
+          "type": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "amount": number;
+          "balance_after": number;
+          "client_id": string;
+          "created_at"?: string;
+          "currency_code": string;
+          "id"?: string;
+          "ledger_seq"?: never;
+          "note"?: string | null;
+          "type": string;
+        };
+        Update: {
+          "amount"?: number;
+          "balance_after"?: number;
+          "client_id"?: string;
+          "created_at"?: string;
+          "currency_code"?: string;
+          "id"?: string;
+          "ledger_seq"?: never;
+          "note"?: string | null;
+          "type"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sandbox_transaction_wallet_fkey";
+            columns: ["client_id", "currency_code"];
+            isOneToOne: false;
+            referencedRelation: "sandbox_wallet";
+            referencedColumns: ["client_id", "currency_code"];
+          },
+        ];
+      };
+      "sandbox_wallet": {
+        Row: {
+          "balance": number;
+          "client_id": string;
+          "created_at": string;
+          "currency_code": string;
+          "updated_at": string;
+        };
+        ComputedFields: never;
+        Insert: {
+          "balance"?: number;
+          "client_id": string;
+          "created_at"?: string;
+          "currency_code": string;
+          "updated_at"?: string;
+        };
+        Update: {
+          "balance"?: number;
+          "client_id"?: string;
+          "created_at"?: string;
+          "currency_code"?: string;
+          "updated_at"?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sandbox_wallet_currency_code_fkey";
+            columns: ["currency_code"];
+            isOneToOne: false;
+            referencedRelation: "currency";
+            referencedColumns: ["code"];
+          },
+        ];
+      };
       "sportsbook_bet": {
         Row: {
           "client_id": string;

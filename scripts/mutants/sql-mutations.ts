@@ -25,7 +25,7 @@ const COMPLIANCE = '20261121000900_compliance.sql';
 const RESPONSIBLE = '20261121001000_responsible_gaming.sql';
 // Replaces private.move_money (the sandbox migration) and the ledger's event trigger.
 const LEAN = '20261125000100_lean_bet_path.sql';
-// Replaces move_money and adds round_caller: their mutations live here.
+// Adds round_caller (and replaced move_money, whose mutations moved with it to the sandbox ledger): its mutations live here.
 const ENGINE = '20261126000100_lean_engine.sql';
 // Replaces round_bet, round_win and round_rollback (the lean engine's, with free rounds): their mutations live here.
 const FREE_PLAY = '20261126000200_free_round_play.sql';
@@ -35,11 +35,15 @@ const NOWHERE = '20261126000500_wallet_call_nowhere.sql';
 const SPORTSBOOK = '20261126000600_sportsbook.sql';
 // Replaces the one rule per field migration's private.reference_problems.
 const REFERENCES = '20261126000800_reference_problems_plpgsql.sql';
+// The sandbox's ledger (issue 37): replaces move_money (its test branch; the live one is the same text,
+// so the live mutations of move_money live here too), put_sandbox_player and reset_sandbox.
+const SANDBOX_LEDGER = '20261127002000_sandbox_ledger.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
 const ledgerTests = ['tests/ledger/ledger.test.ts', 'tests/ledger/concurrency.test.ts'];
 const sandboxTests = ['tests/sandbox/test-players.test.ts'];
+const testLedgerTests = ['tests/sandbox/test-ledger.test.ts'];
 const webhookTests = ['tests/webhooks/delivery.test.ts', 'tests/webhooks/outbox.test.ts'];
 const restrictionTests = ['tests/compliance/restrictions.test.ts'];
 const modeSwitchTests = ['tests/seamless/mode-switch.test.ts'];
@@ -154,7 +158,7 @@ export const sqlMutations: SqlMutation[] = [
   },
   // The lean engine: the caller read in one statement, the balance locked last by the movement.
   {
-    id: 'rounds-47', file: ENGINE, tests: roundTests,
+    id: 'rounds-47', file: SANDBOX_LEDGER, tests: roundTests, occurrence: 1,
     find: 'and w.balance + move_money.amount >= 0 and w.balance + move_money.amount < 1e16', replace: 'and w.balance + move_money.amount < 1e16',
     description: 'a bet whose balance another movement took fails on the wallet\'s check (an error) instead of running again',
   },
@@ -444,18 +448,18 @@ export const sqlMutations: SqlMutation[] = [
     description: 'an amount with more than four decimal places is rounded silently, not refused',
   },
   {
-    id: 'ledger-8', file: ENGINE, tests: roundTests,
+    id: 'ledger-8', file: SANDBOX_LEDGER, tests: roundTests, occurrence: 1,
     find: 'set balance = w.balance + move_money.amount', replace: 'set balance = w.balance - move_money.amount',
     description: "the engine's bet credits the float and its win debits it",
   },
   {
-    id: 'ledger-9', file: ENGINE, tests: roundTests,
+    id: 'ledger-9', file: SANDBOX_LEDGER, tests: roundTests, occurrence: 1,
     find: 'where w.client_id = s.client_id and w.currency_code = move_money.currency\n',
     replace: 'where w.client_id = s.client_id\n',
     description: "a round's movement in one currency moves every wallet of the client",
   },
   {
-    id: 'sandbox-1', file: ENGINE, tests: sandboxTests,
+    id: 'sandbox-1', file: SANDBOX_LEDGER, tests: sandboxTests,
     find: 'set balance = p.balance + move_money.amount', replace: 'set balance = p.balance - move_money.amount',
     description: "a test player's bet credits and its win debits",
   },
@@ -463,6 +467,42 @@ export const sqlMutations: SqlMutation[] = [
     id: 'sandbox-2', file: SANDBOX, tests: sandboxTests,
     find: "case when p.behaviour = 'insufficient_funds' then 0 else p.balance end", replace: 'p.balance',
     description: 'a test player set to insufficient_funds bets anyway',
+  },
+  // The sandbox's ledger: the test float is its test players' balances summed, moved with a line.
+  {
+    id: 'sandbox-3', file: SANDBOX_LEDGER, tests: testLedgerTests,
+    find: 'update public.sandbox_wallet w set balance = w.balance + move_money.amount',
+    replace: 'update public.sandbox_wallet w set balance = w.balance - move_money.amount',
+    description: "a test bet credits the test float and a test win debits it",
+  },
+  {
+    id: 'sandbox-4', file: SANDBOX_LEDGER, tests: testLedgerTests,
+    find: "select s.client_id, move_money.type, move_money.currency, move_money.amount, f.balance, move_money.note from test_float f",
+    replace: "select s.client_id, move_money.type, move_money.currency, move_money.amount, f.balance, move_money.note from test_float f where false",
+    description: 'test play moves the test float without a line in the test ledger (its round transactions name none)',
+  },
+  {
+    id: 'sandbox-5', file: SANDBOX_LEDGER, tests: testLedgerTests,
+    find: "case when made.balance > was then 'deposit' else 'withdraw' end, made.balance - was,",
+    replace: "case when made.balance > was then 'deposit' else 'withdraw' end, made.balance,",
+    description: "a test player's balance set again adds the whole new balance to the test float, not the difference",
+  },
+  {
+    id: 'sandbox-6', file: SANDBOX_LEDGER, tests: testLedgerTests,
+    find: "perform private.record_sandbox_transaction(new.client_id, new.currency_code, 'deposit', new.balance,",
+    replace: "perform private.record_sandbox_transaction(new.client_id, new.currency_code, 'deposit', 0,",
+    description: "a new test player's opening balance is not in the test float",
+  },
+  {
+    id: 'sandbox-7', file: SANDBOX_LEDGER, tests: testLedgerTests,
+    find: 'delete from public.sandbox_wallet w where w.client_id = caller.client_id;', replace: '',
+    description: 'a reset leaves the test floats as they were (the next test player adds to an old sum)',
+  },
+  {
+    id: 'sandbox-8', file: SANDBOX_LEDGER, tests: testLedgerTests,
+    find: "    when numeric_value_out_of_range then\n      return query select 'float_too_large', null::text;",
+    replace: "    when numeric_value_out_of_range then\n      raise;",
+    description: 'a test balance that takes the test float past its maximum is a 500, not a 400 on balance',
   },
   // Webhooks.
   {

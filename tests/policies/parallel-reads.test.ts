@@ -10,7 +10,7 @@ import { as, type Caller, cast, connect, grantModes } from '../helpers/db.ts';
 const tables = ['user_role', 'profile', 'currency', 'game_provider', 'game', 'wallet', 'transaction', 'api_key',
   'support_ticket', 'support_ticket_message', 'contact_submission', 'app_setting', 'game_session', 'provider_key',
   'game_round', 'round_transaction', 'wallet_setting', 'webhook_endpoint', 'event', 'webhook_delivery',
-  'webhook_attempt', 'wallet_call', 'jurisdiction', 'client_jurisdiction', 'player_restriction', 'player_restriction_audit', 'sandbox_player',
+  'webhook_attempt', 'wallet_call', 'jurisdiction', 'client_jurisdiction', 'player_restriction', 'player_restriction_audit', 'sandbox_player', 'sandbox_wallet', 'sandbox_transaction',
   'held_win', 'win_limit', 'game_free_rounds', 'free_round_campaign', 'free_round_grant', 'client_contract', 'monthly_statement', 'sportsbook_bet'];
 const staffOnly = ['contact_submission', 'app_setting', 'provider_key', 'win_limit'];
 

@@ -48,7 +48,7 @@ describe('the policy pattern', () => {
     const staff = (await policies()).filter((p) => p.roles.length === 1 && p.roles[0] === 'staff');
     const reads = staff.filter((p) => p.cmd === 'SELECT');
     expect(reads.map((p) => p.table)).toEqual(['api_key', 'app_setting', 'client_contract', 'client_jurisdiction', 'contact_submission', 'event', 'free_round_campaign', 'free_round_grant', 'game',
-      'game_free_rounds', 'game_round', 'game_session', 'held_win', 'monthly_statement', 'player_restriction', 'player_restriction_audit', 'profile', 'provider_key', 'round_transaction', 'sandbox_player', 'sportsbook_bet', 'support_ticket', 'support_ticket_message', 'transaction',
+      'game_free_rounds', 'game_round', 'game_session', 'held_win', 'monthly_statement', 'player_restriction', 'player_restriction_audit', 'profile', 'provider_key', 'round_transaction', 'sandbox_player', 'sandbox_transaction', 'sandbox_wallet', 'sportsbook_bet', 'support_ticket', 'support_ticket_message', 'transaction',
       'user_role', 'wallet', 'wallet_call', 'wallet_setting', 'webhook_attempt', 'webhook_delivery', 'webhook_endpoint', 'win_limit']);
     expect(reads.filter((p) => p.qual !== 'true')).toEqual([]);
     const writes = staff.filter((p) => p.cmd !== 'SELECT');

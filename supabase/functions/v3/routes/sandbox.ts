@@ -35,7 +35,7 @@ type ReadPlayerOutcome = 'found' | 'not_found' | 'live_key' | 'unauthorized';
 /** What the database answers a reset (private.reset_sandbox). */
 type ResetOutcome = 'reset' | 'live_key' | 'unauthorized';
 /** What the database answers a test player's balance set (private.put_sandbox_player). */
-type PutPlayerOutcome = 'created' | 'live_key' | 'unknown_currency' | 'currency_unavailable' | 'unauthorized';
+type PutPlayerOutcome = 'created' | 'live_key' | 'unknown_currency' | 'currency_unavailable' | 'float_too_large' | 'unauthorized';
 
 /**
  * POST /v3/sandbox/wallet-checks: the self-check of the caller's seamless wallet in test mode, a
@@ -75,7 +75,10 @@ export async function readTestPlayer(ctx: ApiContext, caller: Caller, segment: s
   }
 }
 
-/** POST /v3/sandbox/players: creates or resets a test player's balance in a currency. */
+/**
+ * POST /v3/sandbox/players: creates or resets a test player's balance in a currency; the difference
+ * is a deposit or withdraw of the test float, in the test ledger.
+ */
 export async function createTestPlayer(ctx: ApiContext, caller: Caller, request: Request): Promise<Response> {
   const body = playerBody(await readJsonBody(request, ctx.config.maxBodyBytes));
   const [row] = await caller.answer(ctx.sql<{ outcome: PutPlayerOutcome; player: string }[]>`
@@ -89,6 +92,14 @@ export async function createTestPlayer(ctx: ApiContext, caller: Caller, request:
     case 'unknown_currency':
     case 'currency_unavailable':
       throw referenceUnavailable([referenceError(row.outcome)]);
+    case 'float_too_large':
+      // The test float is the sum of the test players' balances, and holds less than 10^16 as the float does.
+      throw new Problem('validation_failed', 'The request body has invalid fields; see `errors`.', {
+        errors: [{
+          pointer: '#/balance', code: 'invalid_range',
+          detail: `Your test players' balances in ${body.currency} would sum to 10^16 or more: the test float holds less.`,
+        }],
+      });
   }
 }
 
