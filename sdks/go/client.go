@@ -199,6 +199,9 @@ type request struct {
 	// replayable: the server treats a repeat as the same request (a read, a create under an
 	// Idempotency-Key, or a call the API documents as idempotent), so any failure may be retried.
 	replayable bool
+	// accept is the media type asked for (application/json when empty); out is then a *[]byte
+	// given the answer's bytes as they came.
+	accept string
 }
 
 // call makes the request, retrying as the policy allows, and decodes a 2xx answer into out.
@@ -266,7 +269,11 @@ func (b *backend) attempt(ctx context.Context, r request, target string, payload
 		return nil, err
 	}
 	req.Header.Set("Authorization", "Bearer "+b.apiKey)
-	req.Header.Set("Accept", "application/json")
+	accept := r.accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	req.Header.Set("Accept", accept)
 	req.Header.Set("User-Agent", UserAgent)
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -290,6 +297,10 @@ func (b *backend) attempt(ctx context.Context, r request, target string, payload
 		}
 		if raw, ok := out.(*json.RawMessage); ok {
 			*raw = append((*raw)[:0], data...)
+			return nil, nil
+		}
+		if raw, ok := out.(*[]byte); ok {
+			*raw = data
 			return nil, nil
 		}
 		if err := b.decode(data, out); err != nil {

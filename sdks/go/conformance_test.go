@@ -7,12 +7,14 @@ package cgs_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -664,7 +666,15 @@ var calls = map[string]func(ctx context.Context, c *cgs.Client) error{
 		if _, err := c.Reports.ReconciliationPage(ctx, &cgs.ReconciliationParams{ListParams: cgs.ListParams{Limit: 5}, From: &from, To: &to}); err != nil {
 			return err
 		}
-		return drain(ctx, c.Reports.Reconciliation(&cgs.ReconciliationParams{Date: "2026-11-24"}))
+		if err := drain(ctx, c.Reports.Reconciliation(&cgs.ReconciliationParams{Date: "2026-11-24"})); err != nil {
+			return err
+		}
+		// The CSV: the range only (no page size or cursor), its bytes as they came.
+		csv, err := c.Reports.ReconciliationCSV(ctx, &cgs.ReconciliationParams{ListParams: cgs.ListParams{Limit: 5}, Date: "2026-11-24"})
+		if err == nil && !strings.HasPrefix(string(csv), "created_at,id,provider,") {
+			err = fmt.Errorf("ReconciliationCSV: %q", csv)
+		}
+		return err
 	},
 	"getStatement": func(ctx context.Context, c *cgs.Client) error {
 		_, err := c.Reports.Statement(ctx, "2026-10")
@@ -733,6 +743,17 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.checkRequest(op, r)
 
 	status, _, example := op.success(f.doc)
+	// An operation that also answers text/csv answers its CSV example to a request for CSV.
+	if r.Header.Get("Accept") == "text/csv" {
+		csv, ok := at(op.op, "responses", strconv.Itoa(status), "content", "text/csv")["example"].(string)
+		if !ok {
+			f.t.Errorf("%s: asks for text/csv, which the operation does not answer", op.id)
+		}
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(csv))
+		return
+	}
 	if page, ok := example.(object); ok && r.URL.Query().Get("cursor") != "" {
 		last := object{}
 		for k, v := range page {

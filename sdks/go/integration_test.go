@@ -6,7 +6,9 @@ package cgs_test
 // is decoded strictly: a member the SDK's types lack fails the test. Skipped without CGS_API_URL.
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -704,5 +706,41 @@ func TestIntegrationPlayersRoundsAndSandbox(t *testing.T) {
 	}
 	if _, err := live.Sandbox.CreatePlayer(ctx, &cgs.SandboxPlayerParams{PlayerID: "p", Currency: "EUR", Balance: "1"}); !cgs.HasCode(err, cgs.CodeLiveKey) {
 		t.Errorf("the sandbox with a live key: %v", err)
+	}
+}
+
+func TestIntegrationReconciliationCSV(t *testing.T) {
+	env := integration(t)
+	ctx := context.Background()
+	client := env.live()
+	today := time.Now().UTC().Format("2006-01-02")
+
+	// The CSV holds the lines the pages hold, in their order, under a header row.
+	lines, err := client.Reports.Reconciliation(&cgs.ReconciliationParams{Date: today}).All(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := client.Reports.ReconciliationCSV(ctx, &cgs.ReconciliationParams{Date: today})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte("\uFEFF")) {
+		t.Errorf("no byte order mark: %q", data)
+	}
+	records, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\uFEFF")))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(records) != len(lines)+1 || records[0][0] != "created_at" || records[0][1] != "id" {
+		t.Fatalf("%d records for %d lines: %q", len(records), len(lines), records)
+	}
+	for i, line := range lines {
+		if records[i+1][1] != line.ID {
+			t.Errorf("record %d is %s, line %s", i+1, records[i+1][1], line.ID)
+		}
+	}
+	// A day that is not on the calendar is refused as the pages refuse it.
+	if _, err := client.Reports.ReconciliationCSV(ctx, &cgs.ReconciliationParams{Date: "2026-02-30"}); !cgs.HasCode(err, cgs.CodeInvalidParameters) {
+		t.Errorf("30 February: %v", err)
 	}
 }

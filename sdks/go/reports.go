@@ -2,6 +2,7 @@ package cgs
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -207,6 +208,26 @@ func (s *ReportsService) Reconciliation(params *ReconciliationParams) *Iter[Reco
 		}
 		return &Page[ReconciliationLine]{Data: page.Data, NextCursor: page.NextCursor, HasMore: page.HasMore}, nil
 	})
+}
+
+// ReconciliationCSV reads the whole range as one CSV, as a spreadsheet opens it: a UTF-8 byte
+// order mark, a header row, a line per round transaction oldest first (RFC 4180 quoting, CRLF; a
+// text cell starting with =, +, -, @, tab or carriage return prefixed with ' so a spreadsheet does
+// not run it). Params' Limit and Cursor are for pages and are not sent. The answer is read whole,
+// within the client's timeout.
+func (s *ReportsService) ReconciliationCSV(ctx context.Context, params *ReconciliationParams) ([]byte, error) {
+	var only ReconciliationParams
+	if params != nil {
+		only = *params
+	}
+	only.ListParams = ListParams{}
+	var csv []byte
+	r := request{method: http.MethodGet, path: "/v3/reconciliation/transactions", query: encodeQuery(&only), accept: "text/csv",
+		replayable: true}
+	if err := s.b.call(ctx, r, &csv); err != nil {
+		return nil, err
+	}
+	return csv, nil
 }
 
 // Statement reads the statement of a month (`2026-10`).

@@ -81,6 +81,7 @@ const currencyPlaces: Place[] = [
   body('', 'POST', '/free-rounds/campaigns', (v) => campaign({ currency: v }), '#/currency'),
   query('GET', '/games', 'currency'),
   query('GET', '/transactions', 'currency'),
+  query('GET', '/reports/ggr', 'currency', 'from=2026-11-01&to=2026-11-30&'),
 ];
 // A limit's currency is the member's name: the pointer names the limit.
 // (A pointer in its URI fragment form: `€` is `%E2%82%AC`.)

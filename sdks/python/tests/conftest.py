@@ -105,12 +105,17 @@ class FakeApi:
                     self.connection.shutdown(socket.SHUT_RDWR)
                     self.close_connection = True
                     return
-                payload = b"" if reply.body is None else json.dumps(reply.body).encode()
+                # Bytes are sent as they are (a CSV), anything else as JSON.
+                if isinstance(reply.body, bytes):
+                    payload = reply.body
+                else:
+                    payload = b"" if reply.body is None else json.dumps(reply.body).encode()
                 problem_json = isinstance(reply.body, dict) and "code" in reply.body and reply.status >= 400
                 self.send_response(reply.status)
-                self.send_header(
-                    "Content-Type", "application/problem+json" if problem_json else "application/json"
-                )
+                if "content-type" not in {name.lower() for name in reply.headers}:
+                    self.send_header(
+                        "Content-Type", "application/problem+json" if problem_json else "application/json"
+                    )
                 self.send_header("Content-Length", str(len(payload)))
                 self.send_header("Connection", "close")
                 for name, value in reply.headers.items():

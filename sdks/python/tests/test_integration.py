@@ -3,7 +3,9 @@ CGS_*), and messages the platform really signed. Skipped when CGS_API_URL is uns
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import json
 import logging
 import os
@@ -137,6 +139,25 @@ def test_rounds_list_and_an_unknown_round_is_not_found(live):
     assert all(r.total_bet >= 0 for r in live.rounds.list(status="open", opened_before=dt.datetime.now(dt.timezone.utc)))
     with pytest.raises(casino_gaming.NotFoundError):
         live.rounds.get(str(uuid.uuid4()))
+
+
+def test_the_reconciliation_csv_holds_the_lines_the_pages_hold(live):
+    today = dt.datetime.now(dt.timezone.utc).date()
+    ids, cursor = [], None
+    while True:
+        page = live.reports.reconciliation(date=today, limit=1000, cursor=cursor)
+        ids += [line.id for line in page.data]
+        if not page.has_more:
+            break
+        cursor = page.next_cursor
+    data = live.reports.reconciliation_csv(date=today)
+    assert data.startswith("\ufeff".encode("utf-8"))
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+    assert rows[0][:2] == ["created_at", "id"]
+    assert [row[1] for row in rows[1:]] == ids
+    with pytest.raises(casino_gaming.BadRequestError) as raised:
+        live.reports.reconciliation_csv(date="2026-02-30")
+    assert raised.value.code == "invalid_parameters"
 
 
 # -- errors -----------------------------------------------------------------------------------

@@ -249,6 +249,34 @@ def sdk_methods():
     return found
 
 
+def sdk_media_methods():
+    """The methods asking an operation for another media type than JSON: (id, media) -> method."""
+    client = casino_gaming.Client("cgs_live_conformance", base_url="http://127.0.0.1:9/functions/v1")
+    return {
+        getattr(method, "__media_operation__"): (f"{namespace_name}.{attribute}", method)
+        for namespace_name, namespace in vars(client).items()
+        if not namespace_name.startswith("_") and hasattr(namespace, "_client")
+        for attribute in dir(type(namespace))
+        for method in [getattr(namespace, attribute)]
+        if hasattr(method, "__media_operation__")
+    }
+
+
+def test_each_media_method_asks_for_what_its_operation_answers_with_its_parameters_but_paging(openapi):
+    found = sdk_media_methods()
+    assert found, "reports.reconciliation_csv"
+    for (operation_id, media), (label, method) in found.items():
+        operation = next(o for _p, _m, o in operator_operations(openapi) if o["operationId"] == operation_id)
+        answers = [deref(openapi, r) for status, r in operation["responses"].items() if status.startswith("2")]
+        assert any(media in answer.get("content", {}) for answer in answers), f"{label}: {operation_id} answers no {media}"
+        expected = set()
+        for parameter in operation.get("parameters", []):
+            name = deref(openapi, parameter)["name"]
+            expected.add(name + "_" if keyword.iskeyword(name) else name)
+        assert set(inspect.signature(method).parameters) == expected - {"limit", "cursor"}, label
+        assert typing.get_type_hints(method)["return"] is bytes, label
+
+
 def test_every_operator_operation_has_a_method_and_no_method_is_extra(openapi):
     wanted = {operation["operationId"] for _p, _m, operation in operator_operations(openapi)}
     assert len(wanted) >= 30

@@ -1,9 +1,12 @@
 """Reports over a scripted local server: a GGR report asked with its dimensions as a list and its
-days under `from` and `to`, a reconciliation page with its totals, a month's statement."""
+days under `from` and `to`, a reconciliation page with its totals, the reconciliation as CSV, a
+month's statement."""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 from decimal import Decimal
 from urllib.parse import parse_qs, urlsplit
 
@@ -44,3 +47,14 @@ def test_a_reconciliation_page_carries_the_totals_and_the_statement_its_lines(fa
     statement = client.reports.statement("2026-10")
     assert fake_api.requests[1].path == "/functions/v1/v3/statements/2026-10"
     assert statement.lines[0].amount_due == Decimal("1.5000") and statement.totals[0].amount_due == Decimal("1.5")
+
+
+def test_the_reconciliation_csv_asks_for_csv_and_answers_its_bytes_as_sent(fake_api):
+    body = "\ufeffcreated_at,id,provider\r\n2026-11-24T10:00:00.000000Z,b6f0,\"'=p\"\r\n".encode("utf-8")
+    fake_api.script = [Reply(200, body, headers={"content-type": "text/csv; charset=utf-8; header=present"})]
+    data = fake_api.client().reports.reconciliation_csv(date=dt.date(2026, 11, 24))
+    assert data == body
+    assert query_of(fake_api.requests[0]) == {"date": "2026-11-24"}
+    assert fake_api.requests[0].headers["accept"] == "text/csv"
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert rows[0] == ["created_at", "id", "provider"] and rows[1][2] == "'=p"

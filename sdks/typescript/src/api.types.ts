@@ -4891,7 +4891,7 @@ export interface operations {
                  * @description Only this currency.
                  * @example EUR
                  */
-                currency?: string;
+                currency?: components["schemas"]["CurrencyCode"];
                 /**
                  * @description Only this provider (slug).
                  * @example pragmatic-play

@@ -223,19 +223,21 @@ class Client:
         body: Any = None,
         idempotency_key: Optional[str] = None,
         repeatable: bool = False,
+        accept: str = "application/json",
     ) -> Any:
         """Sends one call (``path`` below the base URL, like ``/v3/sessions``) and returns its JSON.
 
         ``repeatable`` says the call may run twice without harm (a read, a replacement, or a create
         under an Idempotency-Key the API honours): only such calls are retried after a network
         failure or a timeout, where the first attempt may have taken effect. Any call is retried
-        when the API says the failure left nothing done (a problem with ``retryable: true``, a 429)."""
+        when the API says the failure left nothing done (a problem with ``retryable: true``, a 429).
+        ``accept`` asks for another media type than JSON (``text/csv``): a success is then its bytes."""
         url = self.base_url + path
         if query:
             url += "?" + urllib.parse.urlencode(query)
         data = None
         headers = {
-            "Accept": "application/json",
+            "Accept": accept,
             "Authorization": f"Bearer {self.api_key}",
             "User-Agent": f"casino-gaming-python/{__version__} Python/{platform.python_version()}",
             **self._default_headers,
@@ -264,7 +266,7 @@ class Client:
                 self._before_retry(method, path, wait, str(failure), extra)
                 continue
             if 200 <= status < 300:
-                return self._json(method, path, raw)
+                return self._json(method, path, raw) if accept == "application/json" else raw
             error = error_for(status, raw, answer_headers)
             if attempt == attempts or not self._worth_retrying(error, repeatable):
                 raise error

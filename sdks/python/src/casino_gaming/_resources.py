@@ -91,11 +91,15 @@ class NotGiven:
 NOT_GIVEN = NotGiven()
 
 
-def operation(operation_id: str) -> Callable[[F], F]:
-    """Records which operation of the OpenAPI document a method calls."""
+def operation(operation_id: str, media: Optional[str] = None) -> Callable[[F], F]:
+    """Records which operation of the OpenAPI document a method calls, and the media type it asks
+    for when not JSON (a second method of the same operation, answering bytes)."""
 
     def mark(method: F) -> F:
-        method.__operation_id__ = operation_id  # type: ignore[attr-defined]
+        if media is None:
+            method.__operation_id__ = operation_id  # type: ignore[attr-defined]
+        else:
+            method.__media_operation__ = (operation_id, media)  # type: ignore[attr-defined]
         return method
 
     return mark
@@ -549,6 +553,25 @@ class Reports(_Resource):
         first; the first page (no ``cursor``) carries the range's totals per currency."""
         query = {"limit": limit, "cursor": cursor, "date": date, "from": from_, "to": to}
         return self._get("/v3/reconciliation/transactions", ReconciliationPage, **query)
+
+    @operation("listReconciliationTransactions", media="text/csv")
+    def reconciliation_csv(
+        self,
+        *,
+        date: Union[str, _dt.date, None] = None,
+        from_: Optional[Instant] = None,
+        to: Optional[Instant] = None,
+    ) -> bytes:
+        """The whole range as one CSV, as a spreadsheet opens it, in the bytes the API sent: a
+        UTF-8 byte order mark, a header row, a line per round transaction oldest first (RFC 4180
+        quoting, CRLF; a text cell starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return
+        is prefixed with ``'`` so a spreadsheet does not run it). Write it to a file as it is, or
+        read it with ``csv.reader(io.StringIO(data.decode("utf-8-sig")))``. Read whole, within
+        the client's timeout."""
+        query = {"date": date, "from": from_, "to": to}
+        return self._client.request(
+            "GET", "/v3/reconciliation/transactions", query=_query(**query), repeatable=True, accept="text/csv"
+        )
 
     @operation("getStatement")
     def statement(self, month: str) -> Statement:

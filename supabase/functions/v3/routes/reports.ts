@@ -12,6 +12,7 @@ import { type FieldError, Problem } from '../problem.ts';
 import type { ApiContext } from '../context.ts';
 import { parameterContract, queryContract, schemaContract } from '../contract.ts';
 import { type Outcome, ownObject } from '../own-object.ts';
+import { type ReferenceProblem, refuseUnknownReferences } from '../reference.ts';
 import { resource } from '../resource.ts';
 
 const ggrQuery = queryContract('/v3/reports/ggr');
@@ -57,9 +58,13 @@ export async function ggrReport(ctx: ApiContext, caller: Caller, request: Reques
   const groupBy = values.group_by?.split(',') ?? [];
   if (new Set(groupBy).size !== groupBy.length) errors.push({ parameter: 'group_by', code: 'invalid_format', detail: 'group_by must not name a field twice.' });
   if (errors.length) throw invalid(errors);
-  const [row] = await caller.answer(ctx.sql<{ outcome: 'ok' | 'too_large' | 'unauthorized'; report: string | null }[]>`
-    select * from private.ggr_report(${caller.keyHash}, ${values.from!}::date, ${values.to!}::date, ${groupBy}::text[],
-      ${values.currency ?? null}, ${values.provider ?? null}, ${values.game_id ?? null})`);
+  // The currency filter is held to the one rule (an unknown currency is 422, not an empty report),
+  // checked in the same statement.
+  const [row] = await caller.answer(ctx.sql<{ outcome: 'ok' | 'too_large' | 'unauthorized'; report: string | null; problems: ReferenceProblem[] }[]>`
+    select r.*, p.problems from private.ggr_report(${caller.keyHash}, ${values.from!}::date, ${values.to!}::date, ${groupBy}::text[],
+      ${values.currency ?? null}, ${values.provider ?? null}, ${values.game_id ?? null}) r,
+      (select private.reference_problems(${values.currency ?? null}) as problems) p`);
+  refuseUnknownReferences(row.problems, 'query');
   if (row.outcome === 'too_large') {
     throw new Problem('report_too_large', 'The report would have more than 10000 cells: narrow the days, group_by or the filters.');
   }
