@@ -38,6 +38,8 @@ const REFERENCES = '20261126000800_reference_problems_plpgsql.sql';
 // The sandbox's ledger (issue 37): replaces move_money (its test branch; the live one is the same text,
 // so the live mutations of move_money live here too), put_sandbox_player and reset_sandbox.
 const SANDBOX_LEDGER = '20261127002000_sandbox_ledger.sql';
+// Replaces list_wallets and list_transactions: a test key reads the test floats and test ledger.
+const SANDBOX_LEDGER_READS = '20261127002001_sandbox_ledger_reads.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -503,6 +505,21 @@ export const sqlMutations: SqlMutation[] = [
     find: "    when numeric_value_out_of_range then\n      return query select 'float_too_large', null::text;",
     replace: "    when numeric_value_out_of_range then\n      raise;",
     description: 'a test balance that takes the test float past its maximum is a 500, not a 400 on balance',
+  },
+  {
+    id: 'sandbox-9', file: SANDBOX_LEDGER_READS, tests: testLedgerTests,
+    find: 'where not a.livemode and w.client_id = a.client_id', replace: 'where w.client_id = a.client_id',
+    description: "a live key's GET /v3/wallets lists the test floats too",
+  },
+  {
+    id: 'sandbox-10', file: SANDBOX_LEDGER_READS, tests: testLedgerTests,
+    find: 'where not a.livemode and t.client_id = a.client_id', replace: 'where t.client_id = a.client_id',
+    description: "a live key's GET /v3/transactions lists test lines too",
+  },
+  {
+    id: 'sandbox-11', file: SANDBOX_LEDGER_READS, tests: testLedgerTests, occurrence: 2,
+    find: 'or t.ledger_seq < list_transactions.before_seq)', replace: 'or t.ledger_seq <= list_transactions.before_seq)',
+    description: "the test ledger's next page repeats the last line of the page before",
   },
   // Webhooks.
   {

@@ -113,11 +113,25 @@ describe.each([['live', 'test'], ['test', 'live']] as const)('what the %s key ma
 });
 
 describe('money', () => {
-  it('test play moves the test balance only; the live float and ledger see live play alone', async () => {
+  it('test play moves the test balance and the test ledger only; the live float and ledger see live play alone', async () => {
     expect((await ok(made.test.key, 'GET', `/sandbox/players/${PLAYER}`)).data[0].balance).toBe('101.0000');
     expect((await ok(made.live.key, 'GET', '/wallets')).data).toEqual([expect.objectContaining({ currency: 'EUR', balance: '101.0000' })]);
-    expect((await ok(made.test.key, 'GET', '/wallets')).data).toEqual([]);
-    expect((await ok(made.test.key, 'GET', '/transactions')).data).toEqual([]);
-    expect((await ok(made.live.key, 'GET', '/transactions')).data.map((t: { type: string }) => t.type)).toEqual(['win', 'bet', 'deposit']);
+    // The test float: the test player's 100 opened it, then the same bet of 2 and win of 3.
+    expect((await ok(made.test.key, 'GET', '/wallets')).data)
+      .toEqual([expect.objectContaining({ currency: 'EUR', balance: '101.0000', is_primary: false })]);
+    const live = (await ok(made.live.key, 'GET', '/transactions')).data;
+    const test = (await ok(made.test.key, 'GET', '/transactions')).data;
+    expect(live.map((t: { type: string }) => t.type)).toEqual(['win', 'bet', 'deposit']);
+    expect(test.map((t: { type: string }) => t.type)).toEqual(['win', 'bet', 'deposit']);
+    // Never a line of the other mode's, by id, nor found by the ids the other mode's rounds name.
+    const liveIds = ids({ data: live });
+    const testIds = ids({ data: test });
+    expect(liveIds.filter((id) => testIds.includes(id))).toEqual([]);
+    for (const mode of ['live', 'test'] as const) {
+      const named = await sql`
+        select t.ledger_transaction_id as id from public.round_transaction t join public.game_round r on r.id = t.round_id
+        where r.id = ${made[mode].round} order by t.created_at`;
+      expect(named.map((t) => t.id).sort()).toEqual((mode === 'live' ? liveIds : testIds).slice(0, 2).sort());
+    }
   });
 });

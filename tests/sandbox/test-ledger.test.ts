@@ -140,6 +140,55 @@ describe('the test ledger', () => {
     expect(await sums(client.account.id)).toMatchObject({ float: '9999999999999999.9999', ledger: '9999999999999999.9999' });
   });
 
+  it('is what GET /v3/wallets and GET /v3/transactions answer a test key, as the float and ledger a live key; the reconciliation names its lines', async () => {
+    const client = await newOperator(sql, 'test-ledger-reads');
+    const key = (await issueKey(sql, client.account, 'Sandbox', false)).key;
+    await sql`insert into public.wallet (client_id, currency_code, is_primary) values (${client.account.id}, 'EUR', true)`;
+    await sql`select * from public.record_transaction(${client.account.id}::uuid, 'EUR', 'deposit', 70::numeric)`;
+    const id = `g-${randomUUID()}`;
+    await player({ player_id: id, currency: 'USD', balance: '5' }, key);
+    await player({ player_id: id, currency: 'EUR', balance: '40' }, key);
+    const token = new URL((await (await handle(sessionRequest({ ...validBody, player_id: id }, { key }))).json()).launch_url)
+      .searchParams.get('token')!;
+    const round = randomUUID();
+    await provider('bets', { session_token: token, transaction_id: randomUUID(), round_id: round, amount: '2.5' });
+    await provider('wins', { session_token: token, transaction_id: randomUUID(), round_id: round, amount: '10', round_closed: true });
+
+    const wallets = await call('listWallets', '/wallets', null, key);
+    expect(wallets.body.data).toEqual([
+      { currency: 'EUR', balance: '47.5000', is_primary: false, updated_at: expect.any(String) },
+      { currency: 'USD', balance: '5.0000', is_primary: false, updated_at: expect.any(String) },
+    ]);
+    expect((await call('listWallets', '/wallets', null, client.key)).body.data).toEqual([
+      { currency: 'EUR', balance: '70.0000', is_primary: true, updated_at: expect.any(String) },
+    ]);
+    const stored = await testLines(client.account.id);
+    const ledger = (await call('listTransactions', '/transactions?currency=EUR', null, key)).body.data;
+    expect(ledger.map((t: { id: string; type: string; amount: string; balance_after: string; reference: null }) =>
+      [t.id, t.type, t.amount, t.balance_after, t.reference])).toEqual([
+      [stored[2].id, 'win', '10.0000', '47.5000', null],
+      [stored[1].id, 'bet', '-2.5000', '37.5000', null],
+      [stored[0].id, 'deposit', '40.0000', '40.0000', null],
+    ]);
+    expect(ledger[2].note).toBe(`test player ${id} opened with 40.0000`);
+    // Pages by the test ledger's own order; filters as the live ledger's.
+    const first = (await call('listTransactions', '/transactions?limit=2', null, key)).body;
+    expect(first.data.map((t: { type: string; currency: string }) => `${t.type} ${t.currency}`)).toEqual(['win EUR', 'bet EUR']);
+    const second = (await call('listTransactions', `/transactions?limit=2&cursor=${first.next_cursor}`, null, key)).body;
+    expect(second.data.map((t: { type: string; currency: string }) => `${t.type} ${t.currency}`)).toEqual(['deposit EUR', 'deposit USD']);
+    expect(second.has_more).toBe(false);
+    expect((await call('listTransactions', '/transactions?type=bet', null, key)).body.data).toHaveLength(1);
+    // The live key: its own deposit, never a test line.
+    const live = (await call('listTransactions', '/transactions', null, client.key)).body.data;
+    expect(live.map((t: { type: string; amount: string }) => [t.type, t.amount])).toEqual([['deposit', '70.0000']]);
+    // The test reconciliation's lines name the test ledger's lines, each the movement it made.
+    const day = new Date().toISOString().slice(0, 10);
+    const lines = (await call('listReconciliationTransactions', `/reconciliation/transactions?date=${day}`, null, key)).body.data;
+    expect(lines.map((l: { type: string; moved: string; ledger_transaction_id: string }) => [l.type, l.moved, l.ledger_transaction_id]))
+      .toEqual(expect.arrayContaining([['bet', '-2.5000', stored[1].id], ['win', '10.0000', stored[2].id]]));
+    expect(lines).toHaveLength(2);
+  });
+
   it('is emptied by a reset, with the test players; live money and other clients\' test ledgers untouched', async () => {
     const id = `r-${randomUUID()}`;
     await player({ player_id: id, currency: 'EUR', balance: '10' });

@@ -134,7 +134,7 @@ export interface paths {
         };
         /**
          * List the caller's wallets
-         * @description Its balance in each currency it holds (spec 2.4), the primary first: the float that funds its players' play in transfer mode.
+         * @description Its balance in each currency it holds (spec 2.4), the primary first: the float that funds its players' play in transfer mode. With a test key: your test floats, one per currency your test players hold, each the sum of their balances (never primary); never a live wallet.
          */
         get: operations["listWallets"];
         put?: never;
@@ -154,7 +154,7 @@ export interface paths {
         };
         /**
          * List the caller's ledger
-         * @description Its money movements (spec 2.6), newest first in the order they were recorded, a page at a time.
+         * @description Its money movements (spec 2.6), newest first in the order they were recorded, a page at a time. With a test key: the test ledger (test play in transfer mode, and the test balances you set, as `deposit` and `withdraw`), in the same shape; never a live movement, as a live key never sees a test one.
          */
         get: operations["listTransactions"];
         put?: never;
@@ -616,7 +616,7 @@ export interface paths {
         put?: never;
         /**
          * Create or reset a test player
-         * @description Test keys only (`403 live_key` for a live one). Gives a player of yours a test balance in a currency, replacing any before: your test sessions for that player and currency play with it in transfer mode, bets, wins and rollbacks moving it as the float moves for live sessions, and nothing reaches your ledger.
+         * @description Test keys only (`403 live_key` for a live one). Gives a player of yours a test balance in a currency, replacing any before: your test sessions for that player and currency play with it in transfer mode, bets, wins and rollbacks moving it as the float moves for live sessions. The balance is a `deposit` to your test float in that currency (set again: a `deposit` or `withdraw` of the difference), a line of your test ledger (`GET /v3/transactions` with a test key); nothing reaches your live float or ledger. A balance that would take the test float to 10^16 is `400 validation_failed` (`#/balance`, `invalid_range`).
          */
         post: operations["createSandboxPlayer"];
         delete?: never;
@@ -656,7 +656,7 @@ export interface paths {
         put?: never;
         /**
          * Reset your sandbox
-         * @description Test keys only. Puts your test world back as a new account's is: removes your test players (and their balances), your test players' restrictions, your test webhook endpoints (and their pending deliveries), puts your test wallet settings back to `transfer` (forgetting the test wallet's URL and secret) and closes your test sessions. Live records are never touched. Answers how many of each it removed. No body.
+         * @description Test keys only. Puts your test world back as a new account's is: removes your test players (and their balances, with the test floats and test ledger they made), your test players' restrictions, your test webhook endpoints (and their pending deliveries), puts your test wallet settings back to `transfer` (forgetting the test wallet's URL and secret) and closes your test sessions. Live records are never touched. Answers how many of each it removed. No body.
          */
         post: operations["resetSandbox"];
         delete?: never;
