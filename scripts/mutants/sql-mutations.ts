@@ -29,6 +29,8 @@ const LEAN = '20261125000100_lean_bet_path.sql';
 const ENGINE = '20261126000100_lean_engine.sql';
 // Replaces round_bet, round_win and round_rollback (the lean engine's, with free rounds): their mutations live here.
 const FREE_PLAY = '20261126000200_free_round_play.sql';
+// Replaces the engine's small language sql helpers (debit_pending, free_round_pay, ...) with plpgsql.
+const HELPERS = '20261127000900_plpgsql_helpers.sql';
 // Replaces private.claim_wallet_calls (the seamless wallet migration): its mutations live here.
 const NOWHERE = '20261126000500_wallet_call_nowhere.sql';
 // The sportsbook (issue 35): its bets, settlements, clawbacks and tombstones.
@@ -384,7 +386,7 @@ export const sqlMutations: SqlMutation[] = [
     description: "a failed debit's compensating rollback gives the failed bet an OK answer",
   },
   {
-    id: 'seamless-9', file: SEAMLESS, tests: seamlessTests,
+    id: 'seamless-9', file: HELPERS, tests: seamlessTests,
     find: "c.action = 'debit' and c.status = 'pending'", replace: "c.action = 'debit'",
     description: 'a win waits for any debit of its round, even one the operator answered',
   },
@@ -784,9 +786,9 @@ export const sqlMutations: SqlMutation[] = [
     description: "a lump-sum game's free wins are paid as they come, and its payout again (a double credit)",
   },
   {
-    id: 'free-4', file: FREE_PLAY, tests: freeRoundTests,
-    find: "select case when max_win is null then amount else least(amount, greatest(max_win - total_win, 0)) end;",
-    replace: "select amount;",
+    id: 'free-4', file: HELPERS, tests: freeRoundTests,
+    find: "return case when max_win is null then amount else least(amount, greatest(max_win - total_win, 0)) end;",
+    replace: "return amount;",
     description: "a grant is paid past max_win",
   },
   {
