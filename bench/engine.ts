@@ -29,7 +29,7 @@ const SLICE_S = 2;
 /** Pairs per side in each of the serial WAL batches (two batches per side, alternating). */
 const SERIAL_PAIRS = 100;
 // The provider key is stored hashed, and a request is known by its fingerprint: both SHA-256 hex.
-const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+export const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 // Engine throughput as a share of the least SQL's, and its Postgres CPU per pair as a multiple.
 const TARGET = { spread: 0.25, hotFloat: 0.2, cpu: 4 };
 const APPLICATION = { engine: 'bench-engine-engine', least: 'bench-engine-least', probe: 'bench-engine-probe' } as const;
@@ -83,11 +83,7 @@ export const engineAgainstLeastSql: Section = {
     const probe = pool('probe', 1);
     try {
       log(`engine: ${OPERATORS} operators, ${PLAYERS} players on the first`);
-      const operatorKeys = await issueOperatorKeys(admin, OPERATORS, 1);
-      await admin`insert into public.wallet (client_id, currency_code) select client_id, 'EUR' from public.api_key`;
-      await admin`select public.record_transaction(client_id, 'EUR', 'deposit', 1e12) from public.api_key`;
-      const [{ key: providerKey }] = await admin`select key from public.issue_provider_key('pragmatic-play')`;
-      const providerHash = sha256Hex(providerKey);
+      const { operatorKeys, providerHash } = await operatorsWithFloats(admin, OPERATORS);
       // sessions[operator]: a live session for each operator, and the first operator's 64 players.
       const sessions = await Promise.all(operatorKeys.map(async (key, operator) => {
         const made: string[] = [];
@@ -236,13 +232,25 @@ export const engineAgainstLeastSql: Section = {
   },
 };
 
-/** A session of the operator's for the game's provider, made as POST /v3/sessions makes it. */
-async function newSession(sql: Sql, key: string, player: number): Promise<string> {
+/**
+ * `count` operators with a live key each and a EUR float of 1e12, and a provider key of
+ * pragmatic-play's (stored hashed, as the provider API is called with it).
+ */
+export async function operatorsWithFloats(admin: Sql, count: number): Promise<{ operatorKeys: string[]; providerHash: string }> {
+  const operatorKeys = await issueOperatorKeys(admin, count, 1);
+  await admin`insert into public.wallet (client_id, currency_code) select client_id, 'EUR' from public.api_key`;
+  await admin`select public.record_transaction(client_id, 'EUR', 'deposit', 1e12) from public.api_key`;
+  const [{ key }] = await admin`select key from public.issue_provider_key('pragmatic-play')`;
+  return { operatorKeys, providerHash: sha256Hex(key) };
+}
+
+/** A session of the operator's for one of pragmatic-play's games, made as POST /v3/sessions makes it. */
+export async function newSession(sql: Sql, key: string, player: number, game = 'vs20olympgate'): Promise<string> {
   const id = crypto.randomUUID();
   const now = new Date();
   const [made] = await sql`
     select outcome from private.create_game_session(${sha256Hex(key)}, true, ${null}, ${null}, ${id}, ${`bench-player-${player}`},
-      'pragmatic-play', 'vs20olympgate', 'EUR', ${null}, ${now}, ${new Date(now.getTime() + 3_600_000)}, ${null}::json)`;
+      'pragmatic-play', ${game}, 'EUR', ${null}, ${now}, ${new Date(now.getTime() + 3_600_000)}, ${null}::json)`;
   if (made.outcome !== 'created') throw new Error(`create_game_session: ${made.outcome}`);
   return id;
 }

@@ -10,11 +10,12 @@ import { operatorReads } from './reads.ts';
 import { gameRounds } from './rounds.ts';
 import { rlsOverhead } from './rls.ts';
 import { sessionsEndpoint } from './sessions.ts';
+import { sportsbookPairs } from './sportsbook.ts';
 import { webhookDeliveries } from './webhooks.ts';
 
 // `npm run bench -- sessions` runs only the sections named; bench/results.md is written by full runs only.
 const only = process.argv.slice(2);
-const sections: Section[] = [rlsOverhead, sessionsEndpoint, operatorReads, gameRounds, engineAgainstLeastSql, webhookDeliveries].filter((s) => !only.length || only.includes(s.name));
+const sections: Section[] = [rlsOverhead, sessionsEndpoint, operatorReads, gameRounds, engineAgainstLeastSql, sportsbookPairs, webhookDeliveries].filter((s) => !only.length || only.includes(s.name));
 
 const started = Date.now();
 const cluster = await startCluster();
