@@ -214,7 +214,7 @@ export const flow: { folder: string; description: string; steps: Record<string, 
   },
   {
     folder: 'free rounds',
-    description: 'A campaign of free rounds on the demo game for the run\'s player (its own external_id each run, valid for a week), another player added, its grants read, and the campaign cancelled.',
+    description: 'A campaign of free rounds on the demo game for the run\'s player (its own external_id each run, valid for a week), another player added and removed again, its grants read, and the campaign cancelled.',
     steps: {
       createFreeRoundCampaign: {
         prerequest: [
@@ -240,6 +240,11 @@ export const flow: { folder: string; description: string; steps: Record<string, 
       // The demo game pays free rounds per round, and no round of this grant was played: nothing to pay out.
       providerFreeRoundPayout: {
         providerKey: true, path: { grant_id: '{{grantId}}' }, body: { transaction_id: '{{$guid}}', amount: '1.00' }, expect: [422],
+      },
+      // The added player leaves the campaign: its grant, not started, ends cancelled.
+      cancelFreeRoundGrant: {
+        path: { id: '{{campaignId}}', player_id: '{{restrictedPlayerId}}' },
+        tests: ['pm.test("the player\'s grant is cancelled", function () { pm.expect(body.status).to.equal("cancelled"); pm.expect(body.rounds_left).to.equal(0); });'],
       },
       cancelFreeRoundCampaign: {
         path: { id: '{{campaignId}}' },

@@ -31,6 +31,8 @@ const ENGINE = '20261126000100_lean_engine.sql';
 const FREE_PLAY = '20261126000200_free_round_play.sql';
 // Replaces the engine's small language sql helpers (debit_pending, free_round_pay, ...) with plpgsql.
 const HELPERS = '20261127000900_plpgsql_helpers.sql';
+// Free rounds: one player's grant cancelled (DELETE /v3/free-rounds/campaigns/{id}/players/{player_id}).
+const CANCEL_GRANT = '20261127003001_cancel_one_grant.sql';
 // Replaces private.claim_wallet_calls (the seamless wallet migration): its mutations live here.
 const NOWHERE = '20261126000500_wallet_call_nowhere.sql';
 // The sportsbook (issue 35): its bets, settlements, clawbacks and tombstones.
@@ -868,6 +870,31 @@ export const sqlMutations: SqlMutation[] = [
     find: "if resolution = 'cancel' and round.free_round_grant_id is not null then",
     replace: "if false then",
     description: "staff cancel a free round: its free bets are given back as money never taken",
+  },
+  // One player's grant cancelled (the cancel one grant migration).
+  {
+    id: 'free-18', file: CANCEL_GRANT, tests: ['tests/free-rounds/campaigns-api.test.ts'],
+    find: "  if status = 'completed' then\n    return query select 'grant_completed'",
+    replace: "  if false then\n    return query select 'grant_completed'",
+    description: "a completed grant is cancelled (and told cancelled after it was told completed)",
+  },
+  {
+    id: 'free-19', file: CANCEL_GRANT, tests: ['tests/free-rounds/campaigns-api.test.ts'],
+    find: "status := private.free_round_grant_status(g.status, g.expires_at, now());",
+    replace: "status := g.status;",
+    description: "a grant expired by the clock, not yet recorded, is cancelled after its campaign ended",
+  },
+  {
+    id: 'free-20', file: CANCEL_GRANT, tests: ['tests/free-rounds/campaigns-api.test.ts'],
+    find: "where c.id = cancel_free_round_grant.campaign_id and c.client_id = caller.client_id and c.livemode = caller.livemode;",
+    replace: "where c.id = cancel_free_round_grant.campaign_id;",
+    description: "a key cancels another client's (or the other mode's) grant",
+  },
+  {
+    id: 'free-21', file: CANCEL_GRANT, tests: ['tests/free-rounds/campaigns-api.test.ts'],
+    find: "  if status = 'cancelled' then\n    return query select 'found', private.free_round_grant_json(g, now());\n    return;\n  end if;\n",
+    replace: "",
+    description: "a repeat cancel writes the grant again (its updated_at, and an answer that differs from the first)",
   },
   // One rule per field: a request's currency and country against the reference lists.
   {

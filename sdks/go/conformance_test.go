@@ -650,6 +650,10 @@ var calls = map[string]func(ctx context.Context, c *cgs.Client) error{
 		_, err := c.FreeRounds.AddPlayers(ctx, "4f3e2d1c-0b9a-4877-8665-544332211000", &cgs.FreeRoundPlayersParams{PlayerIDs: []string{"player-2"}})
 		return err
 	},
+	"cancelFreeRoundGrant": func(ctx context.Context, c *cgs.Client) error {
+		_, err := c.FreeRounds.RemovePlayer(ctx, "4f3e2d1c-0b9a-4877-8665-544332211000", "player-1")
+		return err
+	},
 	"listFreeRoundGrants": func(ctx context.Context, c *cgs.Client) error {
 		return drain(ctx, c.FreeRounds.ListGrants(&cgs.FreeRoundGrantListParams{ListParams: cgs.ListParams{Limit: 5}, PlayerID: "player-1",
 			CampaignID: "4f3e2d1c-0b9a-4877-8665-544332211000", Status: cgs.FreeRoundGrantInProgress}))

@@ -64,6 +64,7 @@ const (
 	CodeExternalIDConflict      ErrorCode = "external_id_conflict"
 	CodeCampaignEnded           ErrorCode = "campaign_ended"
 	CodeCampaignCancelled       ErrorCode = "campaign_cancelled"
+	CodeGrantCompleted          ErrorCode = "grant_completed"
 	CodeFreeRoundsNotSupported  ErrorCode = "free_rounds_not_supported"
 	CodeMixedProviders          ErrorCode = "mixed_providers"
 	CodeStakeNotAllowed         ErrorCode = "stake_not_allowed"
@@ -103,7 +104,7 @@ var errorCodes = []ErrorCode{
 	CodeWalletFailed, CodeWalletUnavailable, CodeTransactionPending, CodeKYCRequired,
 	CodePlayerRestricted, CodeStakeLimitExceeded, CodeSessionTimeExceeded, CodeExclusionActive,
 	CodeLossLimitReached, CodeLiveKey, CodeNotSeamless, CodeOperatorSuspended,
-	CodeExternalIDConflict, CodeCampaignEnded, CodeCampaignCancelled, CodeFreeRoundsNotSupported, CodeMixedProviders,
+	CodeExternalIDConflict, CodeCampaignEnded, CodeCampaignCancelled, CodeGrantCompleted, CodeFreeRoundsNotSupported, CodeMixedProviders,
 	CodeStakeNotAllowed, CodeFreeRoundsLimitExceeded, CodeInvalidValidity, CodeReportTooLarge,
 	CodeDuplicateBet, CodeUnknownBet, CodeNotSportsbook, CodeWalletModeUnsupported, CodeBetReserved, CodeBetNotReserved,
 	CodeBetDiscarded, CodeBetNotSettled, CodeBetClosed, CodeInvalidSettlement, CodeSettlementCancelled,

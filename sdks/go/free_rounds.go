@@ -193,6 +193,19 @@ func (s *FreeRoundsService) AddPlayers(ctx context.Context, id string, params *F
 	return added, nil
 }
 
+// RemovePlayer cancels one player's grant of a campaign, started or not: it takes no new free bet,
+// and a round already in play still settles. A cancelled grant is answered as it is, so a repeat is
+// harmless; a grant that is over is CodeCampaignEnded or CodeGrantCompleted (409).
+func (s *FreeRoundsService) RemovePlayer(ctx context.Context, id, playerID string) (*FreeRoundGrant, error) {
+	grant := &FreeRoundGrant{}
+	err := s.b.call(ctx, request{method: http.MethodDelete, path: "/v3/free-rounds/campaigns/" + segment(id) + "/players/" + segment(playerID),
+		replayable: true}, grant)
+	if err != nil {
+		return nil, err
+	}
+	return grant, nil
+}
+
 // ListGrants iterates over your grants of the key's mode, newest first.
 func (s *FreeRoundsService) ListGrants(params *FreeRoundGrantListParams) *Iter[FreeRoundGrant] {
 	var lp *ListParams

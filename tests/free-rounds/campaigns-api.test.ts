@@ -272,3 +272,71 @@ describe('cancelling and ending', () => {
     expect((await call('POST', `/free-rounds/campaigns/${randomUUID()}/cancel`, 'cancelFreeRoundCampaign')).status).toBe(404);
   });
 });
+
+describe('removing a player (DELETE /v3/free-rounds/campaigns/{id}/players/{player_id})', () => {
+  const remove = (campaignId: string, player: string, key?: string | null) =>
+    call('DELETE', `/free-rounds/campaigns/${campaignId}/players/${encodeURIComponent(player)}`, 'cancelFreeRoundGrant', undefined, key);
+
+  it('cancels the player\'s grant, started or not, with its event; a repeat answers it as it is and writes nothing', async () => {
+    const { body: made } = await create(campaign({ player_ids: ['r-1', 'r-2', 'r 3'] }));
+    // r-2's grant is in play (as the engine records it), a round open.
+    await sql`update public.free_round_grant set status = 'in_progress', rounds_used = 1, rounds_open = 1, game = ${games.a.split(':')[1]}
+              where campaign_id = ${made.id} and player_id = 'r-2'`;
+    const removed = await remove(made.id, 'r-1');
+    expect(removed).toMatchObject({ status: 200, body: { campaign_id: made.id, player_id: 'r-1', status: 'cancelled', rounds_left: 0, rounds_used: 0 } });
+    const inPlay = await remove(made.id, 'r-2');
+    expect(inPlay).toMatchObject({ status: 200, body: { player_id: 'r-2', status: 'cancelled', rounds_left: 0, rounds_used: 1 } });
+    expect((await remove(made.id, 'r 3')).body).toMatchObject({ player_id: 'r 3', status: 'cancelled' });
+    const cancelledEvents = () => eventsOf('free_rounds.grant.cancelled').then((events) => events.filter((e) => e.data.campaign_id === made.id));
+    expect((await cancelledEvents()).map((e) => e.data.player_id).sort()).toEqual(['r 3', 'r-1', 'r-2']);
+    expect((await cancelledEvents())[0].data).toMatchObject({ status: 'cancelled', rounds_left: 0 });
+
+    const events = (await cancelledEvents()).length;
+    const again = await remove(made.id, 'r-1');
+    expect(again).toEqual(removed);
+    expect((await cancelledEvents()).length).toBe(events);
+    // The campaign goes on for the others, and its counts show the cancels.
+    expect((await call('GET', `/free-rounds/campaigns/${made.id}`, 'getFreeRoundCampaign')).body)
+      .toMatchObject({ status: 'active', grants: { pending: 0, in_progress: 0, cancelled: 3 } });
+    // Added again, a removed player keeps its cancelled grant: a repeat grant is harmless, not a new one.
+    expect((await call('POST', `/free-rounds/campaigns/${made.id}/players`, 'addFreeRoundPlayers', { player_ids: ['r-1'] })).body)
+      .toMatchObject({ created: 0, unchanged: 1 });
+  });
+
+  it('a grant of a cancelled campaign is answered as it is (cancelled)', async () => {
+    const { body: made } = await create(campaign({ player_ids: ['rc-1'] }));
+    await call('POST', `/free-rounds/campaigns/${made.id}/cancel`, 'cancelFreeRoundCampaign');
+    expect(await remove(made.id, 'rc-1')).toMatchObject({ status: 200, body: { status: 'cancelled' } });
+  });
+
+  it('refuses, writing nothing: unknown campaign or player (404), a grant over (409), a bad player id (400), another client or mode (404)', async () => {
+    const { body: made } = await create(campaign({ player_ids: ['x-1', 'x-2'] }));
+    const before = [await countOf('free_round_grant'), (await eventsOf('free_rounds.grant.cancelled')).length];
+    const states = async () => (await sql`select player_id, status from public.free_round_grant where campaign_id = ${made.id} order by player_id`)
+      .map((g) => `${g.player_id} ${g.status}`);
+    const was = await states();
+    expect(await remove(randomUUID(), 'x-1')).toMatchObject({ status: 404, body: { code: 'not_found', detail: 'No free-round campaign with this id.' } });
+    expect(await remove('not-a-uuid', 'x-1')).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect(await remove(made.id, 'nobody')).toMatchObject({ status: 404, body: { code: 'not_found', detail: 'The campaign has no grant for this player.' } });
+    expect(await remove(made.id, ' x-1')).toMatchObject({ status: 400, body: { code: 'invalid_parameters', errors: [{ parameter: 'player_id', code: 'invalid_format' }] } });
+    const other = await newOperator(sql, 'free-rounds-remove-other');
+    expect((await remove(made.id, 'x-1', other.key)).status).toBe(404);
+    expect((await remove(made.id, 'x-1', testKey)).status).toBe(404);
+    expect((await remove(made.id, 'x-1', null)).status).toBe(401);
+    // x-1 completed every round: over.
+    await sql`update public.free_round_grant set status = 'completed', rounds_used = rounds_total where campaign_id = ${made.id} and player_id = 'x-1'`;
+    const completed = await remove(made.id, 'x-1');
+    expect(completed).toMatchObject({ status: 409, body: { code: 'grant_completed', retryable: false } });
+    // The campaign past valid_until: its unfinished grants expired, whatever their column says.
+    await sql`update public.free_round_campaign set valid_from = now() - interval '2 days', valid_until = now() - interval '1 second' where id = ${made.id}`;
+    await sql`update public.free_round_grant set expires_at = now() - interval '1 second' where campaign_id = ${made.id}`;
+    expect(await remove(made.id, 'x-2')).toMatchObject({ status: 409, body: { code: 'campaign_ended' } });
+    expect(await states()).toEqual(was.map((s) => (s === 'x-1 pending' ? 'x-1 completed' : s)));
+    expect([await countOf('free_round_grant'), (await eventsOf('free_rounds.grant.cancelled')).length]).toEqual(before);
+    // Only DELETE: another method is 405.
+    const response = await handle(new Request(`http://api.test/v3/free-rounds/campaigns/${made.id}/players/x-2`, {
+      method: 'GET', headers: { authorization: `Bearer ${operator.key}` },
+    }));
+    expect([response.status, response.headers.get('allow')]).toEqual([405, 'DELETE']);
+  });
+});

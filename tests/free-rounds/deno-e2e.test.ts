@@ -82,6 +82,23 @@ describe('free rounds under Deno', () => {
       .toEqual(['free_rounds.grant.completed', 'free_rounds.grant.started', 'free_rounds.grant.created']);
   });
 
+  it('a player removed through the SDK: the grant cancelled (again harmless), its round in play settled, no new free bet', async () => {
+    const g = await granted(api.operator.key, games.perRound, 3);
+    const round = id('round');
+    await call('/provider/bets', providerKey, { session_token: g.token, transaction_id: id('fb'), round_id: round, amount: '0.5', free_round_grant_id: g.grant });
+    const client = createOperatorClient({ baseUrl: api.url, apiKey: api.operator.key });
+    const removed = await client.freeRounds.campaigns.removePlayer(g.campaign.id, g.player);
+    expect(removed).toMatchObject({ id: g.grant, status: 'cancelled', rounds_used: 1, rounds_left: 0 });
+    expect(await client.freeRounds.campaigns.removePlayer(g.campaign.id, g.player)).toEqual(removed);
+    expect((await call('/provider/bets', providerKey, { session_token: g.token, transaction_id: id('fb'), round_id: id('round'), amount: '0.5', free_round_grant_id: g.grant })).body)
+      .toMatchObject({ code: 'free_round_campaign_cancelled' });
+    expect((await call('/provider/wins', providerKey, { session_token: g.token, transaction_id: id('w'), round_id: round, amount: '2', round_closed: true })).status).toBe(200);
+    expect(await client.freeRounds.grants.get(g.grant)).toMatchObject({ status: 'cancelled', total_win: '2.0000' });
+    const events = await call('/events?limit=100', api.operator.key);
+    expect(events.body.data.filter((e: { type: string; data: { id: string } }) => e.data.id === g.grant).map((e: { type: string }) => e.type))
+      .toEqual(['free_rounds.grant.cancelled', 'free_rounds.grant.started', 'free_rounds.grant.created']);
+  });
+
   it('a lump-sum grant: free wins track, one payout pays, once', async () => {
     const g = await granted(api.operator.key, games.lumpSum, 1);
     const round = id('round');

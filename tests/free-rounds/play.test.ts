@@ -264,6 +264,24 @@ describe('free wins, rollbacks and completion', () => {
     expect(await eventsOf(g.grant)).toEqual(['free_rounds.grant.created', 'free_rounds.grant.started', 'free_rounds.grant.cancelled']);
   });
 
+  it('a player removed from the campaign: no new free bet, the round in play settles and is credited, a rollback gives no round back', async () => {
+    const g = await granted({ rounds: 3 });
+    const [b, round, b2, round2] = [id('fb'), id('round'), id('fb'), id('round')];
+    await bet({ session_token: g.token, transaction_id: b, round_id: round, amount: '0.2', free_round_grant_id: g.grant });
+    await bet({ session_token: g.token, transaction_id: b2, round_id: round2, amount: '0.2', free_round_grant_id: g.grant });
+    const removed = await api('DELETE', `/free-rounds/campaigns/${g.campaign}/players/${g.player}`, 'cancelFreeRoundGrant', undefined, operator.key);
+    expect(removed).toMatchObject({ status: 200, body: { status: 'cancelled', rounds_used: 2, rounds_left: 0, total_win: '0.0000' } });
+    expect(await bet({ session_token: g.token, transaction_id: id('fb'), round_id: id('round'), amount: '0.2', free_round_grant_id: g.grant }))
+      .toMatchObject({ status: 422, body: { code: 'free_round_campaign_cancelled' } });
+    expect((await usable(g.token)).body.data).toEqual([]);
+    const before = await float();
+    expect((await win({ session_token: g.token, transaction_id: id('w'), round_id: round, amount: '1.5', round_closed: true })).body.balance)
+      .toBe(money(Number(before) + 1.5));
+    expect((await rollback({ session_token: g.token, transaction_id: id('rb'), rolled_back_transaction_id: b2 })).status).toBe(200);
+    expect(await grantRow(g.grant)).toMatchObject({ status: 'cancelled', total_win: '1.5000', rounds_used: 2, rounds_open: 0 });
+    expect(await eventsOf(g.grant)).toEqual(['free_rounds.grant.created', 'free_rounds.grant.started', 'free_rounds.grant.cancelled']);
+  });
+
   it('a round in play when the grant expires still settles and is credited', async () => {
     const g = await granted();
     const [b, round] = [id('fb'), id('round')];

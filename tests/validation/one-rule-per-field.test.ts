@@ -104,6 +104,8 @@ const playerIdPlaces: Place[] = [
   inPath('GET', '/players/{player_id}/restrictions'),
   inPath('PUT', '/players/{player_id}/restrictions', () => ({ stake_limits: { EUR: '1' } })),
   inPath('GET', '/sandbox/players/{player_id}'),
+  { ...inPath('DELETE', '/free-rounds/campaigns/{id}/players/{player_id}'),
+    path: (v) => `/free-rounds/campaigns/${campaignId}/players/${encodeURIComponent(v)}` },
   query('GET', '/sessions', 'player_id'),
   query('GET', '/rounds', 'player_id'),
   query('GET', '/free-rounds/grants', 'player_id'),

@@ -159,6 +159,11 @@ export interface OperatorClient {
       cancel(id: string, options?: RequestOptions): Promise<FreeRoundCampaign>;
       /** Up to 1,000 players a call; players already granted are left as they are. */
       addPlayers(id: string, playerIds: string[], options?: RequestOptions): Promise<FreeRoundPlayersAdded>;
+      /**
+       * Cancels one player's grant, started or not (a round in play still settles); a cancelled
+       * grant is answered as it is. `409 campaign_ended` or `grant_completed` once it is over.
+       */
+      removePlayer(id: string, playerId: string, options?: RequestOptions): Promise<FreeRoundGrant>;
     };
     grants: ListMethods<FreeRoundGrant, FreeRoundGrantListQuery> & {
       get(id: string, options?: RequestOptions): Promise<FreeRoundGrant>;
@@ -371,6 +376,8 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
         cancel: (id, { signal } = {}) => call<FreeRoundCampaign>({ method: 'POST', path: `${campaignPath(id)}/cancel`, signal }),
         addPlayers: (id, playerIds, { signal } = {}) =>
           call<FreeRoundPlayersAdded>({ method: 'POST', path: `${campaignPath(id)}/players`, body: { player_ids: playerIds }, signal }),
+        removePlayer: (id, playerId, { signal } = {}) =>
+          call<FreeRoundGrant>({ method: 'DELETE', path: `${campaignPath(id)}/players/${encodeURIComponent(playerId)}`, signal }),
       },
       grants: {
         ...listOf<FreeRoundGrant, FreeRoundGrantListQuery>('/v3/free-rounds/grants'),

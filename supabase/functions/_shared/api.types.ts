@@ -769,6 +769,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/free-rounds/campaigns/{id}/players/{player_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel one player's free-round grant
+         * @description Removes a player from a campaign: the player's grant ends `cancelled` at once (`free_rounds.grant.cancelled`) and takes no new free bet, whether it had started or not. A round already in play still settles, as after a campaign's cancel: what it wins is paid (up to `max_win`) and added to the grant's `total_win`, and a lump-sum grant may still take its payout. Cancelling a cancelled grant (by this call or its campaign's cancel) answers it as it is. A grant that is over is refused: `409 campaign_ended` once the campaign is past `valid_until` (its unfinished grants expired), `409 grant_completed` once every round was played and paid. To give the player rounds again, use another campaign.
+         */
+        delete: operations["cancelFreeRoundGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v3/free-rounds/grants": {
         parameters: {
             query?: never;
@@ -1181,7 +1201,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity" | "report_too_large" | "free_round_grant_unknown" | "free_round_wrong_player" | "free_round_wrong_game" | "free_round_stake_mismatch" | "free_rounds_exhausted" | "free_round_grant_expired" | "free_round_campaign_cancelled" | "free_round_campaign_scheduled" | "free_round_mismatch" | "free_round_already_paid" | "free_round_not_lump_sum" | "free_rounds_left" | "free_round_not_played" | "duplicate_bet" | "unknown_bet" | "not_sportsbook" | "wallet_mode_unsupported" | "bet_reserved" | "bet_not_reserved" | "bet_discarded" | "bet_not_settled" | "bet_closed" | "invalid_settlement" | "settlement_cancelled";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "grant_completed" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity" | "report_too_large" | "free_round_grant_unknown" | "free_round_wrong_player" | "free_round_wrong_game" | "free_round_stake_mismatch" | "free_rounds_exhausted" | "free_round_grant_expired" | "free_round_campaign_cancelled" | "free_round_campaign_scheduled" | "free_round_mismatch" | "free_round_already_paid" | "free_round_not_lump_sum" | "free_rounds_left" | "free_round_not_played" | "duplicate_bet" | "unknown_bet" | "not_sportsbook" | "wallet_mode_unsupported" | "bet_reserved" | "bet_not_reserved" | "bet_discarded" | "bet_not_settled" | "bet_closed" | "invalid_settlement" | "settlement_cancelled";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -2892,6 +2912,25 @@ export interface components {
                     status?: 409;
                     /** @enum {unknown} */
                     code?: "external_id_conflict" | "campaign_ended" | "campaign_cancelled";
+                };
+            };
+        };
+        /** @description The player's grant is over: `campaign_ended`, the campaign is past `valid_until` (its unfinished grants expired); `grant_completed`, every round of it was played and paid. */
+        GrantOver: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 409;
+                    /** @enum {unknown} */
+                    code?: "campaign_ended" | "grant_completed";
                 };
             };
         };
@@ -4773,6 +4812,49 @@ export interface operations {
             409: components["responses"]["CampaignConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    cancelFreeRoundGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The campaign's id.
+                 * @example 4f3e2d1c-0b9a-4877-8665-544332211000
+                 */
+                id: string;
+                /**
+                 * @description Your identifier of the player, as in sessions.
+                 * @example player-1
+                 */
+                player_id: components["parameters"]["PlayerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player's grant, cancelled. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FreeRoundGrant"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["GrantOver"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["WriteUnavailable"];
         };

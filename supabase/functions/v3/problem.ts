@@ -36,6 +36,7 @@ export const problems = {
   external_id_conflict: { status: 409, title: 'external_id used by another campaign', retryable: false },
   campaign_ended: { status: 409, title: 'Campaign ended', retryable: false },
   campaign_cancelled: { status: 409, title: 'Campaign cancelled', retryable: false },
+  grant_completed: { status: 409, title: 'Free-round grant completed', retryable: false },
   free_rounds_not_supported: { status: 422, title: 'Free rounds not supported', retryable: false },
   mixed_providers: { status: 422, title: 'Games of several providers', retryable: false },
   stake_not_allowed: { status: 422, title: 'Stake not allowed', retryable: false },

@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 
 describe('freeRounds', () => {
-  it('creates, repeats, grants, lists, reads and cancels a campaign', async () => {
+  it('creates, repeats, grants, lists, reads, removes a player from and cancels a campaign', async () => {
     const input = {
       externalId: `sdk-${randomUUID()}`, name: 'SDK spins', gameIds: ['cgs-sandbox:lucky-sevens'], currency: 'EUR', betAmount: '0.5',
       rounds: 5, validUntil: new Date(Date.now() + 3 * 86_400_000).toISOString(), playerIds: ['sdk-1'],
@@ -39,6 +39,12 @@ describe('freeRounds', () => {
     expect(await client.freeRounds.grants.get(grants[0].id)).toEqual(grants[0]);
     expect((await client.freeRounds.campaigns.list({ status: 'active' })).data.map((c) => c.id)).toContain(campaign.id);
     expect(await client.freeRounds.campaigns.get(campaign.id)).toMatchObject({ id: campaign.id, grants: { pending: 2 } });
+    // A player removed: the grant cancelled, again harmless; a player without a grant is a 404.
+    const removed = await client.freeRounds.campaigns.removePlayer(campaign.id, 'sdk-2');
+    expect(removed).toMatchObject({ player_id: 'sdk-2', status: 'cancelled', rounds_left: 0 });
+    expect(await client.freeRounds.campaigns.removePlayer(campaign.id, 'sdk-2')).toEqual(removed);
+    expect(await client.freeRounds.campaigns.removePlayer(campaign.id, 'nobody').catch((e: unknown) => e)).toMatchObject({ status: 404, code: 'not_found' });
+    expect(await client.freeRounds.campaigns.get(campaign.id)).toMatchObject({ grants: { pending: 1, cancelled: 1 } });
     expect(await client.freeRounds.campaigns.cancel(campaign.id)).toMatchObject({ status: 'cancelled', grants: { cancelled: 2 } });
   });
 

@@ -486,6 +486,18 @@ class FreeRoundCampaigns(_Resource):
             repeatable=True,
         )
 
+    @operation("cancelFreeRoundGrant")
+    def remove_player(self, id: str, player_id: str) -> FreeRoundGrant:
+        """Cancels one player's grant, started or not (a round in play still settles). A cancelled
+        grant is answered as it is (so it is retried like a read); one that is over is
+        ``campaign_ended`` or ``grant_completed``."""
+        return self._send(
+            "DELETE",
+            f"/v3/free-rounds/campaigns/{_segment(id)}/players/{_segment(player_id)}",
+            FreeRoundGrant,
+            repeatable=True,
+        )
+
 
 class FreeRoundGrants(_Resource):
     """A campaign's rounds given to each player."""

@@ -152,6 +152,7 @@ ProblemCode = Literal[
     "external_id_conflict",
     "campaign_ended",
     "campaign_cancelled",
+    "grant_completed",
     "free_rounds_not_supported",
     "mixed_providers",
     "stake_not_allowed",

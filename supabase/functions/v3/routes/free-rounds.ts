@@ -1,6 +1,6 @@
 // Free rounds, the operator's side: campaigns (POST and GET /v3/free-rounds/campaigns, GET
-// .../{id}, POST .../{id}/cancel, POST .../{id}/players) and their grants to players (GET
-// /v3/free-rounds/grants, GET .../{id}), in the key's mode. Each request is one database call that
+// .../{id}, POST .../{id}/cancel, POST .../{id}/players, DELETE .../{id}/players/{player_id}) and
+// their grants to players (GET /v3/free-rounds/grants, GET .../{id}), in the key's mode. Each request is one database call that
 // checks the key too; the JSON is the database's, sent as it is. The provider plays the rounds
 // through the round engine (docs/free-rounds.md).
 import { Hono } from 'hono';
@@ -12,6 +12,7 @@ import { readJsonBody } from '../request-body.ts';
 import type { ApiContext } from '../context.ts';
 import { bodyContract, parameterContract, queryContract, schemaContract } from '../contract.ts';
 import { type Outcome, ownObject } from '../own-object.ts';
+import { playerIdOf } from '../player-id.ts';
 import { resource } from '../resource.ts';
 import { REFERENCE_DETAILS } from '../reference.ts';
 
@@ -41,6 +42,9 @@ export function freeRoundRoutes(ctx: ApiContext): Hono<CallerEnv> {
   }, key);
   resource(app, '/free-rounds/campaigns/:id/players', {
     post: (c) => campaignCall(ctx, c.var.caller, c.req.raw, c.req.param('id')!, 'grant'),
+  }, key);
+  resource(app, '/free-rounds/campaigns/:id/players/:player_id', {
+    delete: (c) => cancelGrant(ctx, c.var.caller, c.req.param('id')!, c.req.param('player_id')!),
   }, key);
   resource(app, '/free-rounds/grants', { get: (c) => listGrants(ctx, c.var.caller, c.req.raw) }, key);
   return resource(app, '/free-rounds/grants/:id', { get: (c) => readGrant(ctx, c.var.caller, c.req.param('id')!) }, key);
@@ -138,6 +142,33 @@ export async function campaignCall(
       throw new Problem('campaign_ended', 'The campaign ended at its valid_until: it can no longer be cancelled or granted.');
     case 'campaign_cancelled':
       throw new Problem('campaign_cancelled', 'The campaign was cancelled: it gives no new grants.');
+  }
+}
+
+/** What the database answers a grant's cancel (private.cancel_free_round_grant). */
+type CancelGrantOutcome = 'found' | 'unauthorized' | 'campaign_not_found' | 'grant_not_found' | 'campaign_ended' | 'grant_completed';
+
+/**
+ * DELETE /v3/free-rounds/campaigns/{id}/players/{player_id}: 200 with the player's grant, cancelled
+ * (a repeat answers it as it is); its round in play still settles. 404 for a campaign not the
+ * caller's or a player it has no grant for; 409 for a grant over (its campaign ended, or completed).
+ */
+export async function cancelGrant(ctx: ApiContext, caller: Caller, id: string, playerSegment: string): Promise<Response> {
+  const playerId = playerIdOf(playerSegment);
+  if (!campaignObject.isId(id)) throw new Problem('not_found', campaignObject.notFound);
+  const [row] = await caller.answer(ctx.sql<{ outcome: CancelGrantOutcome; grant: string }[]>`
+    select * from private.cancel_free_round_grant(${caller.keyHash}, ${id.toLowerCase()}::uuid, ${playerId})`);
+  switch (row.outcome) {
+    case 'found':
+      return jsonTextResponse(200, row.grant, noStore);
+    case 'campaign_not_found':
+      throw new Problem('not_found', campaignObject.notFound);
+    case 'grant_not_found':
+      throw new Problem('not_found', 'The campaign has no grant for this player.');
+    case 'campaign_ended':
+      throw new Problem('campaign_ended', 'The campaign ended at its valid_until: its unfinished grants expired.');
+    case 'grant_completed':
+      throw new Problem('grant_completed', 'The player\'s grant is completed: every round was played and paid.');
   }
 }
 
