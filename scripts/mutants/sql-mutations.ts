@@ -44,6 +44,8 @@ const REFERENCES = '20261126000800_reference_problems_plpgsql.sql';
 const SANDBOX_LEDGER = '20261127002000_sandbox_ledger.sql';
 // Replaces list_wallets and list_transactions: a test key reads the test floats and test ledger.
 const SANDBOX_LEDGER_READS = '20261127002001_sandbox_ledger_reads.sql';
+// Replaces reset_sandbox: a reset ends the test free rounds left going.
+const SANDBOX_RESET_FREE_ROUNDS = '20261127002002_sandbox_reset_free_rounds.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -524,6 +526,22 @@ export const sqlMutations: SqlMutation[] = [
     id: 'sandbox-11', file: SANDBOX_LEDGER_READS, tests: testLedgerTests, occurrence: 2,
     find: 'or t.ledger_seq < list_transactions.before_seq)', replace: 'or t.ledger_seq <= list_transactions.before_seq)',
     description: "the test ledger's next page repeats the last line of the page before",
+  },
+  {
+    id: 'sandbox-12', file: SANDBOX_RESET_FREE_ROUNDS, tests: ['tests/sandbox/reset.test.ts'],
+    find: "where g.client_id = caller.client_id and not g.livemode and g.status in ('pending', 'in_progress') and g.expires_at > now();",
+    replace: "where g.client_id = caller.client_id and not g.livemode and g.status = 'pending' and g.expires_at > now();",
+    description: 'a test grant in play stays in_progress after a reset',
+  },
+  {
+    id: 'sandbox-13', file: SANDBOX_RESET_FREE_ROUNDS, tests: ['tests/sandbox/reset.test.ts'],
+    find: 'and not c.livemode and c.cancelled_at is null and c.valid_until > now();', replace: 'and c.cancelled_at is null and c.valid_until > now();',
+    description: "a test key's reset cancels the live campaigns too",
+  },
+  {
+    id: 'sandbox-14', file: SANDBOX_RESET_FREE_ROUNDS, tests: ['tests/sandbox/reset.test.ts'],
+    find: 'and not c.livemode and c.cancelled_at is null and c.valid_until > now();', replace: 'and not c.livemode and c.cancelled_at is null;',
+    description: 'a reset cancels a test campaign already ended (its end rewritten as a cancel)',
   },
   // Webhooks.
   {

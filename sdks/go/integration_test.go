@@ -203,14 +203,33 @@ func TestIntegrationLedger(t *testing.T) {
 	if err := it.Err(); err != nil {
 		t.Fatal(err)
 	}
-	// The float is live money: a test key sees neither wallet nor transaction.
+	// The float is live money: a test key sees its test floats (never primary) and test ledger
+	// instead, never a live wallet or line.
 	testWallets, err := env.test().Wallets.List(nil).All(ctx)
-	if err != nil || len(testWallets) != 0 {
-		t.Errorf("test key's wallets %v, %v", testWallets, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range testWallets {
+		if w.IsPrimary || !w.Balance.Valid() {
+			t.Errorf("test key's wallet %+v", w)
+		}
+	}
+	liveLedger, err := env.live().Transactions.List(nil).All(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
 	testLedger, err := env.test().Transactions.List(nil).All(ctx)
-	if err != nil || len(testLedger) != 0 {
-		t.Errorf("test key's ledger %v, %v", testLedger, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := map[string]bool{}
+	for _, tx := range liveLedger {
+		live[tx.ID] = true
+	}
+	for _, tx := range testLedger {
+		if live[tx.ID] {
+			t.Errorf("test key's ledger holds the live line %+v", tx)
+		}
 	}
 }
 

@@ -583,7 +583,11 @@ type SandboxReset struct {
 	Removed         SandboxResetRemoved `json:"removed"`
 	SessionsClosed  int                 `json:"sessions_closed"`
 	RoundsCancelled int                 `json:"rounds_cancelled"`
-	WalletMode      string              `json:"wallet_mode"`
+	// FreeRoundCampaignsCancelled counts the test campaigns still running or to come, now cancelled.
+	FreeRoundCampaignsCancelled int `json:"free_round_campaigns_cancelled"`
+	// FreeRoundGrantsCancelled counts the test grants not finished, now cancelled.
+	FreeRoundGrantsCancelled int    `json:"free_round_grants_cancelled"`
+	WalletMode               string `json:"wallet_mode"`
 }
 
 // SandboxResetRemoved counts what a sandbox reset removed, by kind.

@@ -76,7 +76,7 @@ describe('POST /v3/sandbox/reset', () => {
       status: 200,
       body: {
         livemode: false, removed: { players: 2, restrictions: 1, webhook_endpoints: 1, wallet_settings: 1 }, sessions_closed: 1,
-        rounds_cancelled: 0, wallet_mode: 'transfer',
+        rounds_cancelled: 0, free_round_campaigns_cancelled: 0, free_round_grants_cancelled: 0, wallet_mode: 'transfer',
       },
     });
     expect(await world(operator.account.id, false)).toEqual({ players: 0, restrictions: 0, endpoints: 0, settings: 0, open_sessions: 0 });
@@ -128,6 +128,58 @@ describe('a reset with test rounds in play', () => {
       .toMatchObject({ status: 422, body: { code: 'round_closed' } });
     expect(await liveProvider('wins', { session_token: liveToken, transaction_id: randomUUID(), round_id: liveRound, amount: '2', round_closed: true }))
       .toMatchObject({ status: 200, body: { balance: '11.0000' } });
+  });
+});
+
+describe('a reset with test free rounds going', () => {
+  it('cancels the test grants not finished and the test campaigns still running; live ones go on', async () => {
+    const op = await newOperator(sql, 'reset-free-rounds');
+    const key = (await issueKey(sql, op.account, 'Sandbox', false)).key;
+    const code = `rfr-${randomUUID().slice(0, 8)}`;
+    const [game] = await sql`
+      insert into public.game (provider_id, code, name, category, currencies)
+      select id, ${code}, 'Reset Free Rounds', 'slots', '{}' from public.game_provider where slug = 'pragmatic-play'
+      returning id`;
+    await sql`insert into public.game_free_rounds (game_id, payout_mode, max_rounds, max_validity_days, stakes)
+              values (${game.id}, 'per_round', 100, 30, ${sql.json({ EUR: [0.2] })})`;
+    const provider = providerCalls(handle, (await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key);
+    await call('createSandboxPlayer', 'POST', '/sandbox/players', key, { player_id: 'fr-1', currency: 'EUR', balance: '5' });
+    const campaigns: Record<string, string> = {};
+    for (const [mode, k] of [['live', op.key], ['test', key]] as const) {
+      const made = await call('createFreeRoundCampaign', 'POST', '/free-rounds/campaigns', k, {
+        external_id: `reset-${mode}`, name: 'Spins', game_ids: [`pragmatic-play:${code}`], currency: 'EUR', bet_amount: '0.2', rounds: 3,
+        valid_until: later(24 * 7), player_ids: ['fr-1', 'fr-2'],
+      });
+      expect(made.status).toBe(201);
+      campaigns[mode] = made.body.id;
+    }
+    // A test campaign already ended stays as it was (ended, not cancelled).
+    const [ended] = await sql`
+      insert into public.free_round_campaign (client_id, livemode, external_id, name, provider_id, games, currency_code, bet_amount,
+                                              rounds, valid_from, valid_until, request_fingerprint)
+      select ${op.account.id}, false, 'reset-ended', 'Old', id, ${[code]}, 'EUR', 0.2, 3, now() - interval '3 days',
+             now() - interval '1 day', ${'0'.repeat(64)}
+      from public.game_provider where slug = 'pragmatic-play'
+      returning id`;
+    const [grant] = await sql`select id from public.free_round_grant where campaign_id = ${campaigns.test} and player_id = 'fr-1'`;
+    const token = await launchToken(handle, { ...op, key }, { player_id: 'fr-1', game_id: `pragmatic-play:${code}`, currency: 'EUR' });
+    expect((await provider('bets', { session_token: token, transaction_id: randomUUID(), round_id: randomUUID(), amount: '0.2',
+      free_round_grant_id: grant.id })).status).toBe(200);
+    const grants = (id: string) => sql`
+      select player_id, status, rounds_open from public.free_round_grant where campaign_id = ${id} order by player_id`;
+    expect((await grants(campaigns.test)).map((g) => g.status)).toEqual(['in_progress', 'pending']);
+
+    expect((await reset(key)).body).toMatchObject({ rounds_cancelled: 1, free_round_campaigns_cancelled: 1, free_round_grants_cancelled: 2 });
+    expect(await grants(campaigns.test)).toEqual([
+      { player_id: 'fr-1', status: 'cancelled', rounds_open: 0 }, { player_id: 'fr-2', status: 'cancelled', rounds_open: 0 },
+    ]);
+    expect((await grants(campaigns.live)).map((g) => g.status)).toEqual(['pending', 'pending']);
+    expect((await call('getFreeRoundCampaign', 'GET', `/free-rounds/campaigns/${campaigns.test}`, key)).body.status).toBe('cancelled');
+    expect((await call('getFreeRoundCampaign', 'GET', `/free-rounds/campaigns/${campaigns.live}`, op.key)).body.status).toBe('active');
+    expect((await sql`select cancelled_at from public.free_round_campaign where id = ${ended.id}`)[0].cancelled_at).toBeNull();
+    const events = await sql`select type from public.event where client_id = ${op.account.id} and not livemode and type like 'free_rounds.%'`;
+    expect(events.map((e) => e.type).sort()).toEqual(expect.arrayContaining([
+      'free_rounds.campaign.cancelled', 'free_rounds.grant.cancelled', 'free_rounds.grant.cancelled']));
   });
 });
 

@@ -656,7 +656,7 @@ export interface paths {
         put?: never;
         /**
          * Reset your sandbox
-         * @description Test keys only. Puts your test world back as a new account's is: removes your test players (and their balances, with the test floats and test ledger they made), your test players' restrictions, your test webhook endpoints (and their pending deliveries), puts your test wallet settings back to `transfer` (forgetting the test wallet's URL and secret) and closes your test sessions. Live records are never touched. Answers how many of each it removed. No body.
+         * @description Test keys only. Puts your test world back as a new account's is: removes your test players (and their balances, with the test floats and test ledger they made), your test players' restrictions, your test webhook endpoints (and their pending deliveries), puts your test wallet settings back to `transfer` (forgetting the test wallet's URL and secret) closes your test sessions, cancels the test rounds left open and ends the test free rounds left going (campaigns still running or to come and grants not finished are cancelled). Live records are never touched. Answers how many of each it removed. No body.
          */
         post: operations["resetSandbox"];
         delete?: never;
@@ -1865,6 +1865,10 @@ export interface components {
             sessions_closed: number;
             /** @description Test rounds left open, now cancelled (each told as round.cancelled): their test balances are gone, so a late win or rollback is answered round_closed. */
             rounds_cancelled: number;
+            /** @description Test free-round campaigns still running or to come, now cancelled (each told as free_rounds.campaign.cancelled): they grant nothing more. */
+            free_round_campaigns_cancelled: number;
+            /** @description Test free-round grants not finished (pending or in play, not past their expiry), now cancelled (each told as free_rounds.grant.cancelled); their open rounds are among rounds_cancelled. */
+            free_round_grants_cancelled: number;
             /**
              * @description The test wallet's mode now.
              * @constant

@@ -627,6 +627,8 @@ class SandboxReset(Model):
     removed: SandboxResetRemoved
     sessions_closed: int
     rounds_cancelled: int
+    free_round_campaigns_cancelled: int
+    free_round_grants_cancelled: int
     wallet_mode: Literal["transfer"]
 
 
