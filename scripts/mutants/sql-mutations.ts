@@ -33,6 +33,8 @@ const FREE_PLAY = '20261126000200_free_round_play.sql';
 const HELPERS = '20261127000900_plpgsql_helpers.sql';
 // Free rounds: one player's grant cancelled (DELETE /v3/free-rounds/campaigns/{id}/players/{player_id}).
 const CANCEL_GRANT = '20261127003001_cancel_one_grant.sql';
+// Replaces the request paths' language sql functions (retry_delay, wallet_call_json, ...) with plpgsql.
+const REQUEST_PATHS = '20261127000910_plpgsql_request_paths.sql';
 // Replaces private.claim_wallet_calls (the seamless wallet migration): its mutations live here.
 const NOWHERE = '20261126000500_wallet_call_nowhere.sql';
 // The sportsbook (issue 35): its bets, settlements, clawbacks and tombstones.
@@ -555,7 +557,7 @@ export const sqlMutations: SqlMutation[] = [
     description: 'the finish of a superseded attempt (a claim a later one replaced) counts',
   },
   {
-    id: 'webhooks-3', file: WEBHOOKS, tests: webhookTests,
+    id: 'webhooks-3', file: REQUEST_PATHS, tests: webhookTests,
     find: 'make_interval(secs => greatest(s[failed_attempts]', replace: 'make_interval(secs => least(s[failed_attempts]',
     description: "a Retry-After longer than the schedule's wait is not honoured",
   },
