@@ -515,6 +515,11 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a test balance that takes the test float past its maximum is a 500, not a 400 on balance',
   },
   {
+    id: 'sandbox-15', file: SANDBOX_LEDGER, tests: testLedgerTests,
+    find: '  perform private.lock_wallet_mode(caller.client_id, false, false);\n', replace: '',
+    description: 'a reset that meets a new test player being made leaves that player without its test float',
+  },
+  {
     id: 'sandbox-9', file: SANDBOX_LEDGER_READS, tests: testLedgerTests,
     find: 'where not a.livemode and w.client_id = a.client_id', replace: 'where w.client_id = a.client_id',
     description: "a live key's GET /v3/wallets lists the test floats too",

@@ -2,10 +2,10 @@
 // operator's setting of test balances move a test float per currency (the sum of its test
 // players' balances) through a test ledger, as live play moves the float through the ledger, and
 // neither ever sees the other's money. A reset empties it.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
-import { connect } from '../helpers/db.ts';
+import { connect, untilBlockedBy } from '../helpers/db.ts';
 import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
@@ -187,6 +187,37 @@ describe('the test ledger', () => {
     expect(lines.map((l: { type: string; moved: string; ledger_transaction_id: string }) => [l.type, l.moved, l.ledger_transaction_id]))
       .toEqual(expect.arrayContaining([['bet', '-2.5000', stored[1].id], ['win', '10.0000', stored[2].id]]));
     expect(lines).toHaveLength(2);
+  });
+
+  it('never leaves a test player without its test float when a reset meets a new player being made', async () => {
+    const client = await newOperator(sql, 'test-ledger-race');
+    const key = (await issueKey(sql, client.account, 'Sandbox', false)).key;
+    const hash = createHash('sha256').update(key).digest('hex');
+    await player({ player_id: 'old', currency: 'EUR', balance: '3' }, key);
+    // A new player is made and holds its test float, not yet committed; a reset comes meanwhile.
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    let holding!: (pid: number) => void;
+    const holder = new Promise<number>((resolve) => (holding = resolve));
+    const making = sql.begin(async (t) => {
+      await t`select * from private.put_sandbox_player(${hash}, 'new', 'EUR', 5, 'normal')`;
+      holding((await t`select pg_backend_pid() as pid`)[0].pid);
+      await committing;
+    });
+    const pid = await holder;
+    // postgres.js sends a query when it is awaited or then'd: then, so it is sent now.
+    const resetting = sql`select outcome, body from private.reset_sandbox(${hash})`.then((rows) => rows);
+    await untilBlockedBy(sql, pid);
+    commit();
+    await making;
+    const [answer] = await resetting;
+    // The reset waited for the new player, then removed it with the rest: nothing is left behind.
+    expect(JSON.parse(answer.body).removed.players).toBe(2);
+    expect(await sql`select player_id from public.sandbox_player where client_id = ${client.account.id}`).toEqual([]);
+    expect(await sql`select 1 from public.sandbox_wallet where client_id = ${client.account.id}`).toEqual([]);
+    // And the sandbox plays again from scratch.
+    await player({ player_id: 'new', currency: 'EUR', balance: '4' }, key);
+    expect(await sums(client.account.id)).toEqual({ float: '4.0000', players: '4.0000', ledger: '4.0000' });
   });
 
   it('is emptied by a reset, with the test players; live money and other clients\' test ledgers untouched', async () => {
