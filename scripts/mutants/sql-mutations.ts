@@ -48,6 +48,8 @@ const SANDBOX_LEDGER = '20261127002000_sandbox_ledger.sql';
 const SANDBOX_LEDGER_READS = '20261127002001_sandbox_ledger_reads.sql';
 // Replaces reset_sandbox: a reset ends the test free rounds left going.
 const SANDBOX_RESET_FREE_ROUNDS = '20261127002002_sandbox_reset_free_rounds.sql';
+// Reports (issue 36): the closed days' cells at the report's grains, and the report that reads them.
+const REPORT_CELLS = '20261127004002_ggr_day_cells.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -936,5 +938,27 @@ export const sqlMutations: SqlMutation[] = [
     id: 'fields-3', file: REFERENCES, tests: ['tests/validation/one-rule-per-field.test.ts'],
     find: 'and not exists (select 1 from private.country k where k.code = reference_problems.country)', replace: 'and false',
     description: 'an unassigned country code passes the reference check',
+  },
+  // Reports: a closed day's cells written once with its rows, read instead of its rows, never both.
+  {
+    id: 'reports-1', file: REPORT_CELLS, tests: ['tests/reports/ggr-property.test.ts'],
+    find: 'perform private.roll_up_ggr_cells(roll_up_ggr.client_id, through + 1, closed);', replace: 'null;',
+    description: 'closed days are rolled up without their cells: a report by day misses them',
+  },
+  {
+    id: 'reports-2', file: REPORT_CELLS, tests: ['tests/reports/ggr-property.test.ts'],
+    find: 'split := case when through is null then ggr_report.from_day - 1 else least(ggr_report.to_day, through) end;',
+    replace: 'split := coalesce(least(ggr_report.to_day, through), ggr_report.from_day - 1);',
+    description: 'a report the cells cannot answer (not by day) reads them anyway, one row per day',
+  },
+  {
+    id: 'reports-3', file: REPORT_CELLS, tests: ['tests/reports/ggr-property.test.ts'],
+    find: "count(distinct d.player_id) filter (where d.bet_count > 0) || '}'", replace: "count(d.player_id) filter (where d.bet_count > 0) || '}'",
+    description: "a day's cell counts a player once per game played, not once",
+  },
+  {
+    id: 'reports-4', file: REPORT_CELLS, tests: ['tests/reports/ggr-property.test.ts'],
+    find: "when by_provider or ggr_report.provider is not null then 'provider'", replace: "when by_provider then 'provider'",
+    description: "a report by day of one provider reads the cells of every provider's day",
   },
 ];

@@ -257,6 +257,10 @@ async function checkEveryCell(operator: Operator) {
     ['&group_by=day&currency=EUR', ['day'], (m) => m.currency === 'EUR'],
     ['&group_by=player&provider=spribe', ['player'], (m) => m.provider === 'spribe'],
     [`&group_by=day&game_id=${limited}`, ['day'], (m) => m.game_id === limited],
+    // Closed days by day are read from the roll-up's cells at the grain the grouping and filters need.
+    ['&group_by=day,game', ['day', 'game'], () => true],
+    ['&group_by=day&provider=spribe', ['day'], (m) => m.provider === 'spribe'],
+    [`&group_by=day,provider&game_id=${limited}`, ['day', 'provider'], (m) => m.game_id === limited],
   ];
   for (const [query, groupBy, filter] of views) {
     const body = await report(operator, `from=${from}&to=${to}${query}`);
@@ -302,6 +306,14 @@ describe('GGR reports against the raw rows', () => {
       const movements = await checkEveryCell(operator);
       const [rolled] = await sql`select through from private.ggr_rolled_up where client_id = ${operator.account.id}`;
       expect(rolled?.through ?? null).not.toBeNull();
+      // The cells of the closed days: one per day and currency, per day, provider and currency, and
+      // per day, game and currency of the roll-up's rows, none missing and none twice.
+      const [cells] = await sql`
+        select (select count(*) from private.ggr_day_cell where client_id = ${operator.account.id})::int as written,
+               (select count(distinct (d.day, d.currency_code)) + count(distinct (d.day, d.provider_id, d.currency_code))
+                       + count(distinct (d.day, d.provider_id, d.game, d.currency_code))
+                from private.ggr_day d where d.client_id = ${operator.account.id})::int as expected`;
+      expect(cells.written).toBe(cells.expected);
       await checkEveryCell(operator);
 
       // The rounds' own totals, kept by the engine: bets net of rollbacks and voids, wins paid.
