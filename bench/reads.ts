@@ -9,15 +9,18 @@ import { serveFunction } from '../scripts/lib/deno-function.ts';
 import { connectDatabase, databaseDefaults } from '../supabase/functions/_shared/database.ts';
 import { sha256Hex } from '../supabase/functions/v3/sha256.ts';
 import { httpLoad, nodeLoad } from './lib/drive.ts';
+import { interleavedMedians } from './lib/measure.ts';
 import type { Section } from './lib/section.ts';
 import { loadData } from './rls/data.ts';
-import { type LoadResult, throughput } from './sessions/load.ts';
+import { combine, type LoadResult, throughput } from './sessions/load.ts';
 import { issueOperatorKeys } from './sessions/operators.ts';
 
 const GAMES = 20_000;
 const HEAVY_CLIENT_TRANSACTIONS = 6_000; // page 100 of 50 needs 5,000 before it
 const CONCURRENCY = 16;
-const SECONDS = 5;
+/** Rounds of each case after one warm-up round, each side SLICE_S seconds a round. */
+const ROUNDS = 5;
+const SLICE_S = 1;
 const TARGET = { ratio: 0.6, p99Ms: 25 };
 
 interface Case {
@@ -54,10 +57,19 @@ export const operatorReads: Section = {
       const misses: string[] = [];
       for (const c of cases) {
         log(`  ${c.name}`);
-        await load(served.url, key, c.path, 1); // warm-up
-        const endpoint = await load(served.url, key, c.path, SECONDS);
-        const floor = c.floor ? await floorLoad(floorSql, keyHash, c.floor, SECONDS) : undefined;
-        const ratio = floor ? throughput(endpoint) / throughput(floor) : undefined;
+        // Endpoint and floor take turns in short rounds, so a slow spell of the shared machine falls
+        // on both; the ratio is of the medians, latencies over every endpoint round.
+        const runs: { endpoint: LoadResult[]; floor: LoadResult[] } = { endpoint: [], floor: [] };
+        const side = (name: 'endpoint' | 'floor') => async (round: number) => {
+          const result = name === 'endpoint' ? await load(served.url, key, c.path, SLICE_S) : await floorLoad(floorSql, keyHash, c.floor!, SLICE_S);
+          if (round > 0) runs[name].push(result);
+          return 1000 / throughput(result);
+        };
+        const { medians } = await interleavedMedians({ warmup: 1, min: ROUNDS, max: ROUNDS, budgetMs: 0 },
+          c.floor ? [side('endpoint'), side('floor')] : [side('endpoint')]);
+        const endpoint = combine(runs.endpoint);
+        const floor = c.floor ? combine(runs.floor) : undefined;
+        const ratio = c.floor ? medians[1] / medians[0] : undefined;
         const missed = [
           ...(endpoint.errors ? [`${endpoint.errors} errors`] : []),
           ...(endpoint.p99 >= TARGET.p99Ms ? [`p99 ${endpoint.p99.toFixed(1)} ms >= ${TARGET.p99Ms}`] : []),
@@ -65,7 +77,7 @@ export const operatorReads: Section = {
         ];
         if (missed.length) misses.push(`${c.name}: ${missed.join('; ')}`);
         rows.push([
-          c.name, throughput(endpoint).toFixed(0), floor ? throughput(floor).toFixed(0) : '-', ratio?.toFixed(2) ?? '-',
+          c.name, (1000 / medians[0]).toFixed(0), c.floor ? (1000 / medians[1]).toFixed(0) : '-', ratio?.toFixed(2) ?? '-',
           `${endpoint.p50.toFixed(2)} / ${endpoint.p99.toFixed(2)}`, floor ? `${floor.p50.toFixed(2)} / ${floor.p99.toFixed(2)}` : '-',
           String(endpoint.errors), missed.length ? 'MISSED' : 'met',
         ]);
@@ -75,8 +87,10 @@ export const operatorReads: Section = {
         intro: [
           `${GAMES.toLocaleString('en')} games over the 12 providers; 1,000,000 transactions over 10,000 clients, and ` +
             `${HEAVY_CLIENT_TRANSACTIONS.toLocaleString('en')} for the client whose ledger is paged. Each case: ` +
-            `${SECONDS} s at concurrency ${CONCURRENCY} after a 1 s warm-up, autocannon against the function under Deno; ` +
-            'the floor is the handler\'s database call straight from Node with the function\'s pool. ' +
+            `concurrency ${CONCURRENCY}, autocannon against the function under Deno; the floor is the handler's database ` +
+            'call straight from Node with the function\'s pool. Endpoint and floor take turns, ' +
+            `${ROUNDS} rounds of ${SLICE_S} s a side after a warm-up round; the ratio is of the rounds' median rates, ` +
+            'latencies over all the endpoint\'s rounds. ' +
             `Targets: games ratio >= ${TARGET.ratio}; every case p99 < ${TARGET.p99Ms} ms, zero errors.`,
         ],
         table: {
