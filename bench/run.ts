@@ -2,6 +2,7 @@
 // with the machine they ran on, to bench/results.md. Exits non-zero when a target is missed.
 import { writeFile } from 'node:fs/promises';
 import { engineAgainstLeastSql } from './engine.ts';
+import { freeRoundsBench } from './free-rounds.ts';
 import { startCluster } from './lib/cluster.ts';
 import { describeMachine } from './lib/machine.ts';
 import type { Section, SectionReport } from './lib/section.ts';
@@ -15,7 +16,7 @@ import { webhookDeliveries } from './webhooks.ts';
 
 // `npm run bench -- sessions` runs only the sections named; bench/results.md is written by full runs only.
 const only = process.argv.slice(2);
-const sections: Section[] = [rlsOverhead, sessionsEndpoint, operatorReads, gameRounds, engineAgainstLeastSql, sportsbookPairs, webhookDeliveries].filter((s) => !only.length || only.includes(s.name));
+const sections: Section[] = [rlsOverhead, sessionsEndpoint, operatorReads, gameRounds, engineAgainstLeastSql, sportsbookPairs, freeRoundsBench, webhookDeliveries].filter((s) => !only.length || only.includes(s.name));
 
 const started = Date.now();
 const cluster = await startCluster();

@@ -28,11 +28,7 @@ const LEFT: Record<string, string> = {
   'private.webhook_endpoint_json': LATER,
   'private.money_text': LATER,
   'private.free_round_campaign_fingerprint': LATER,
-  'private.free_round_campaign_json': LATER,
-  'private.free_round_campaign_status': LATER,
   'private.free_round_games': LATER,
-  'private.free_round_grant_json': LATER,
-  'private.free_round_grant_status': LATER,
 };
 
 describe('functions the requests call', () => {
