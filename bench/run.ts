@@ -8,6 +8,7 @@ import { describeMachine } from './lib/machine.ts';
 import type { Section, SectionReport } from './lib/section.ts';
 import { toMarkdown, toText } from './lib/table.ts';
 import { operatorReads } from './reads.ts';
+import { reportsAtSize } from './reports.ts';
 import { gameRounds } from './rounds.ts';
 import { rlsOverhead } from './rls.ts';
 import { sessionsEndpoint } from './sessions.ts';
@@ -16,7 +17,7 @@ import { webhookDeliveries } from './webhooks.ts';
 
 // `npm run bench -- sessions` runs only the sections named; bench/results.md is written by full runs only.
 const only = process.argv.slice(2);
-const sections: Section[] = [rlsOverhead, sessionsEndpoint, operatorReads, gameRounds, engineAgainstLeastSql, sportsbookPairs, freeRoundsBench, webhookDeliveries].filter((s) => !only.length || only.includes(s.name));
+const sections: Section[] = [rlsOverhead, sessionsEndpoint, operatorReads, gameRounds, engineAgainstLeastSql, sportsbookPairs, freeRoundsBench, webhookDeliveries, reportsAtSize].filter((s) => !only.length || only.includes(s.name));
 
 const started = Date.now();
 const cluster = await startCluster();
