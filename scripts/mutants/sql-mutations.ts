@@ -39,6 +39,9 @@ const REQUEST_PATHS = '20261127000910_plpgsql_request_paths.sql';
 const NOWHERE = '20261126000500_wallet_call_nowhere.sql';
 // The sportsbook (issue 35): its bets, settlements, clawbacks and tombstones.
 const SPORTSBOOK = '20261126000600_sportsbook.sql';
+// The sportsbook in seamless mode: replaces the sportsbook's engine calls and private.finish_wallet_call
+// (the seamless wallet migration): their mutations live here.
+const SPORTSBOOK_SEAMLESS = '20261127001000_sportsbook_seamless.sql';
 // Replaces the one rule per field migration's private.reference_problems.
 const REFERENCES = '20261126000800_reference_problems_plpgsql.sql';
 // The sandbox's ledger (issue 37): replaces move_money (its test branch; the live one is the same text,
@@ -63,6 +66,7 @@ const suspendedTests = ['tests/rounds/suspended-operator.test.ts'];
 const heldWinTests = ['tests/rounds/held-wins.test.ts'];
 const freeRoundTests = ['tests/free-rounds/play.test.ts'];
 const sportsbookTests = ['tests/sportsbook/engine.test.ts'];
+const sportsbookSeamlessTests = ['tests/sportsbook/seamless.test.ts'];
 
 export const sqlMutations: SqlMutation[] = [
   // The round engine.
@@ -351,12 +355,12 @@ export const sqlMutations: SqlMutation[] = [
   },
   // The seamless wallet.
   {
-    id: 'seamless-1', file: SEAMLESS, tests: seamlessTests,
+    id: 'seamless-1', file: SPORTSBOOK_SEAMLESS, tests: seamlessTests, occurrence: 2,
     find: "if call.status <> 'pending' or call.attempts <> attempt then", replace: "if call.status <> 'pending' then",
     description: "a superseded attempt's answer finishes a wallet call",
   },
   {
-    id: 'seamless-2', file: SEAMLESS, tests: seamlessTests,
+    id: 'seamless-2', file: SPORTSBOOK_SEAMLESS, tests: seamlessTests, occurrence: 2,
     find: "if call.status <> 'pending' or call.attempts <> attempt then", replace: 'if call.attempts <> attempt then',
     description: 'a wallet call already finished is finished again',
   },
@@ -367,7 +371,7 @@ export const sqlMutations: SqlMutation[] = [
     description: 'the runner retries debits, not only credits and rollbacks',
   },
   {
-    id: 'seamless-4', file: SEAMLESS, tests: seamlessTests,
+    id: 'seamless-4', file: SPORTSBOOK_SEAMLESS, tests: seamlessTests,
     find: 'set total_bet = r.total_bet + t.amount,', replace: 'set total_bet = r.total_bet,',
     description: "an accepted debit is missing from its round's total",
   },
@@ -377,18 +381,18 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a credit the operator never takes is retried for ever, never failed',
   },
   {
-    id: 'seamless-6', file: SEAMLESS, tests: seamlessTests,
+    id: 'seamless-6', file: SPORTSBOOK_SEAMLESS, tests: seamlessTests, occurrence: 2,
     find: "    update public.round_transaction x set rolled_back = true where x.id = t.id;\n", replace: '',
     description: 'a failed debit leaves its bet standing (not rolled back)',
   },
   {
-    id: 'seamless-7', file: SEAMLESS, tests: heldWinTests,
+    id: 'seamless-7', file: SPORTSBOOK_SEAMLESS, tests: heldWinTests,
     find: "if t.response_body is null and not (t.kind = 'bet' and call.action = 'rollback') then",
     replace: "if not (t.kind = 'bet' and call.action = 'rollback') then",
     description: "a released held win's credit overwrites the answer the provider was given when it was held",
   },
   {
-    id: 'seamless-8', file: SEAMLESS, tests: seamlessTests,
+    id: 'seamless-8', file: SPORTSBOOK_SEAMLESS, tests: seamlessTests,
     find: "if t.response_body is null and not (t.kind = 'bet' and call.action = 'rollback') then",
     replace: 'if t.response_body is null then',
     description: "a failed debit's compensating rollback gives the failed bet an OK answer",
@@ -411,7 +415,7 @@ export const sqlMutations: SqlMutation[] = [
     description: 'staff can send a failed debit again (the player would be charged for a bet already undone)',
   },
   {
-    id: 'seamless-12', file: SEAMLESS, tests: restrictionTests,
+    id: 'seamless-12', file: SPORTSBOOK_SEAMLESS, tests: restrictionTests,
     find: "perform private.count_loss(call.client_id, call.livemode, call.request->>'player_id', call.request->>'currency', -t.amount, false);\n    delete",
     replace: "perform private.count_loss(call.client_id, call.livemode, call.request->>'player_id', call.request->>'currency', t.amount, false);\n    delete",
     description: "a debit the operator refused stays counted in the player's losses (counted twice)",
@@ -700,100 +704,179 @@ export const sqlMutations: SqlMutation[] = [
     description: "a client reads every client's webhook deliveries",
   },
   {
-    id: 'sportsbook-1', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-1', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "delta numeric := new_payout - bet.payout;",
     replace: "delta numeric := new_payout;",
     description: "a settlement pays its whole payout again instead of the difference from the payout in force",
   },
   {
-    id: 'sportsbook-2', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-2', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "    owed_added := -delta - taken;",
     replace: "    owed_added := 0;",
     description: "a clawback the balance cannot cover is dropped instead of owed",
   },
   {
-    id: 'sportsbook-3', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-3', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "and b.currency_code = bet.currency_code and b.owed > 0 and b.round_id <> bet.round_id",
     replace: "and b.currency_code = bet.currency_code and false",
     description: "the player's owed clawbacks are never taken from its next payouts",
   },
   {
-    id: 'sportsbook-4', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-4', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "    forgiven := least(delta, bet.owed);",
     replace: "    forgiven := 0;",
     description: "a rise of a bet's payout pays out while the bet itself owes a clawback",
   },
   {
-    id: 'sportsbook-5', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-5', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "movement := private.move_money(s, round.currency_code, 'adjustment', -take,",
     replace: "movement := private.move_money(s, round.currency_code, 'adjustment', take,",
     description: "an owed clawback taken from a payout credits the float instead of debiting it",
   },
   {
-    id: 'sportsbook-6', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-6', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "where t.provider_id = c.provider_id and t.kind = 'sportsbook_discard' and t.related_transaction_id = bet_id",
     replace: "where false",
     description: "a bet arriving after its discard is taken",
   },
   {
-    id: 'sportsbook-7', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-7', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "where t.provider_id = began.provider_id and t.kind = 'sportsbook_unsettle'",
     replace: "where false",
     description: "a settlement arriving after an unsettle that named it is applied",
   },
   {
-    id: 'sportsbook-8', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-8', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "refusal := private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, amount, true);",
     replace: "refusal := private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, 0, true);",
     description: "a stake is not counted against loss limits at placement",
   },
   {
-    id: 'sportsbook-9', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-9', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "perform private.count_loss(bet.client_id, bet.livemode, bet.player_id, bet.currency_code, -delta, false);",
     replace: "perform private.count_loss(bet.client_id, bet.livemode, bet.player_id, bet.currency_code, delta, false);",
     description: "a payout counts as a loss",
   },
   {
-    id: 'sportsbook-10', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-10', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "  if (result = 'lost' and payout <> 0) or ",
     replace: "  if ",
     description: "a lost bet pays",
   },
   {
-    id: 'sportsbook-11', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-11', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "  if settlement_transaction_id is null or bet.settlement_transaction_id = settlement_transaction_id then",
     replace: "  if true then",
     description: "an unsettle naming a settlement a later one replaced undoes the later one",
   },
   {
-    id: 'sportsbook-12', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-12', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "  if was in ('reserved', 'discarded', 'closed') then",
     replace: "  if was in ('reserved', 'discarded') then",
     description: "a closed bet is settled again",
   },
   {
-    id: 'sportsbook-13', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-13', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "          case when two_phase then 'reserved' else 'open' end, amount, odds, potential_payout, selections)",
     replace: "          'open', amount, odds, potential_payout, selections)",
     description: "a two-phase bet is open before it is committed",
   },
   {
-    id: 'sportsbook-14', file: SPORTSBOOK, tests: sportsbookTests,
-    find: "          amount, 'closed', now())",
-    replace: "          amount, 'open', null)",
+    id: 'sportsbook-14', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    find: "case when seamless then 'seamless' else 'transfer' end, amount, 'closed', now())",
+    replace: "case when seamless then 'seamless' else 'transfer' end, amount, 'open', null)",
     description: "a bet's round is open: casino wins pay on it",
   },
   {
-    id: 'sportsbook-15', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-15', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "    where b.status = 'reserved' and b.placed_at < now() - after",
     replace: "    where false",
     description: "reserved bets left too long are never discarded",
   },
   {
-    id: 'sportsbook-16', file: SPORTSBOOK, tests: sportsbookTests,
+    id: 'sportsbook-16', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
     find: "  if bet.status not in ('reserved', 'discarded') then",
     replace: "  if bet.status not in ('reserved', 'discarded', 'open') then",
     description: "an open bet is discarded",
+  },
+  // The sportsbook in seamless mode (its calls to the operator's wallet).
+  {
+    id: 'sportsbook-17', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    find: "  if t.kind like 'sportsbook\\_%' then", replace: '  if false then',
+    description: "a sportsbook bet's wallet call is finished by the casino's rules (a stake's bet never stands, a failed one is never discarded)",
+  },
+  {
+    id: 'sportsbook-18', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    find: "  seamless := private.lock_wallet_mode(s.client_id, s.livemode, false) = 'seamless';",
+    replace: "  perform private.lock_wallet_mode(s.client_id, s.livemode, false);\n  seamless := false;",
+    description: "a seamless operator's bet takes its stake from the float",
+  },
+  {
+    id: 'sportsbook-19', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    find: '      call_amount := credit - withheld;', replace: '      call_amount := credit;',
+    description: "a seamless payout is credited whole, the owed clawbacks it withheld paid out again",
+  },
+  {
+    id: 'sportsbook-20', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    find: "    taken := case when seamless then -delta else", replace: "    taken := case when seamless then 0 else",
+    description: "a seamless clawback is owed without asking the operator's wallet for it",
+  },
+  {
+    id: 'sportsbook-21', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    find: "    set paid = b.paid + amount, owed = b.owed + amount,", replace: '    set paid = b.paid, owed = b.owed,',
+    description: "a clawback the operator's wallet refused for funds is dropped instead of owed",
+  },
+  {
+    id: 'sportsbook-22', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    find: "set status = 'accepted', balance = wallet_balance::numeric, last_error = 'refused: insufficient_funds (owed)',",
+    replace: "set status = 'failed', balance = wallet_balance::numeric, last_error = 'refused: insufficient_funds (owed)',",
+    description: "a clawback owed after the wallet refused it for funds can be sent again by staff, and taken twice",
+  },
+  {
+    id: 'sportsbook-23', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    find: '    delete from public.game_round r where r.id = round.id;\n', replace: '',
+    description: 'a bet whose stake the wallet refused stays placed',
+  },
+  {
+    id: 'sportsbook-24', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    find: "    update public.sportsbook_bet b\n    set status = 'discarded',\n        settlements = b.settlements || jsonb_build_object('type', 'discard', 'transaction_id', t.transaction_id,",
+    replace: "    update public.sportsbook_bet b\n    set status = b.status,\n        settlements = b.settlements || jsonb_build_object('type', 'discard', 'transaction_id', t.transaction_id,",
+    description: 'a bet whose stake the wallet never answered stays open',
+  },
+  {
+    id: 'sportsbook-25', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    find: "    values (call.client_id, call.livemode, t.id, 'rollback',\n            call.request || jsonb_build_object(",
+    replace: "    select call.client_id, call.livemode, t.id, 'rollback',\n            call.request || jsonb_build_object(",
+    description: "a stake the wallet never answered is not rolled back there (the slow wallet keeps it)",
+  },
+  {
+    id: 'sportsbook-26', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests, occurrence: 1,
+    find: "if t.response_body is null and not (t.kind = 'sportsbook_place' and call.action = 'rollback') then",
+    replace: 'if t.response_body is null then',
+    description: "a failed stake's compensating rollback gives the failed placement an OK answer",
+  },
+  {
+    id: 'sportsbook-27', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests, occurrence: 3,
+    find: "  if round.wallet_mode = 'seamless' and private.debit_pending(round.id) then",
+    replace: '  if false then',
+    description: "a seamless bet is settled while its stake waits for the operator's wallet",
+  },
+  {
+    id: 'sportsbook-28', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    find: "    continue when round.wallet_mode = 'seamless' and private.debit_pending(round.id);\n", replace: '',
+    description: "a reserved bet whose stake waits for the operator's wallet is discarded as expired (its rollback crossing the debit)",
+  },
+  {
+    id: 'sportsbook-29', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    find: "        and exists (select 1 from public.game_round r where r.id = b.round_id and r.wallet_mode = round.wallet_mode)\n",
+    replace: '',
+    description: "a clawback owed to the float is taken from a seamless payout (or the reverse), moving money between the two wallets",
+  },
+  {
+    id: 'sportsbook-30', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    find: "  if round.wallet_mode <> 'seamless' then\n    movement := private.move_money(s, round.currency_code, 'adjustment', bet.stake,",
+    replace: "  if true then\n    movement := private.move_money(s, round.currency_code, 'adjustment', bet.stake,",
+    description: "a seamless bet's discard gives its stake back to the float too",
   },
   // Free rounds played through the engine (the free round play migration).
   {

@@ -106,7 +106,7 @@ var errorCodes = []ErrorCode{
 	CodeLossLimitReached, CodeLiveKey, CodeNotSeamless, CodeOperatorSuspended,
 	CodeExternalIDConflict, CodeCampaignEnded, CodeCampaignCancelled, CodeGrantCompleted, CodeFreeRoundsNotSupported, CodeMixedProviders,
 	CodeStakeNotAllowed, CodeFreeRoundsLimitExceeded, CodeInvalidValidity, CodeReportTooLarge,
-	CodeDuplicateBet, CodeUnknownBet, CodeNotSportsbook, CodeWalletModeUnsupported, CodeBetReserved, CodeBetNotReserved,
+	CodeDuplicateBet, CodeUnknownBet, CodeNotSportsbook, CodeBetReserved, CodeBetNotReserved,
 	CodeBetDiscarded, CodeBetNotSettled, CodeBetClosed, CodeInvalidSettlement, CodeSettlementCancelled,
 	CodeFreeRoundGrantUnknown, CodeFreeRoundWrongPlayer, CodeFreeRoundWrongGame, CodeFreeRoundStakeMismatch,
 	CodeFreeRoundsExhausted, CodeFreeRoundGrantExpired, CodeFreeRoundCampaignCancelled, CodeFreeRoundCampaignScheduled,

@@ -11,17 +11,16 @@ const CategorySportsbook GameCategory = "sportsbook"
 
 // The sportsbook's problem codes (the provider API's sportsbook calls).
 const (
-	CodeDuplicateBet          ErrorCode = "duplicate_bet"
-	CodeUnknownBet            ErrorCode = "unknown_bet"
-	CodeNotSportsbook         ErrorCode = "not_sportsbook"
-	CodeWalletModeUnsupported ErrorCode = "wallet_mode_unsupported"
-	CodeBetReserved           ErrorCode = "bet_reserved"
-	CodeBetNotReserved        ErrorCode = "bet_not_reserved"
-	CodeBetDiscarded          ErrorCode = "bet_discarded"
-	CodeBetNotSettled         ErrorCode = "bet_not_settled"
-	CodeBetClosed             ErrorCode = "bet_closed"
-	CodeInvalidSettlement     ErrorCode = "invalid_settlement"
-	CodeSettlementCancelled   ErrorCode = "settlement_cancelled"
+	CodeDuplicateBet        ErrorCode = "duplicate_bet"
+	CodeUnknownBet          ErrorCode = "unknown_bet"
+	CodeNotSportsbook       ErrorCode = "not_sportsbook"
+	CodeBetReserved         ErrorCode = "bet_reserved"
+	CodeBetNotReserved      ErrorCode = "bet_not_reserved"
+	CodeBetDiscarded        ErrorCode = "bet_discarded"
+	CodeBetNotSettled       ErrorCode = "bet_not_settled"
+	CodeBetClosed           ErrorCode = "bet_closed"
+	CodeInvalidSettlement   ErrorCode = "invalid_settlement"
+	CodeSettlementCancelled ErrorCode = "settlement_cancelled"
 )
 
 // The sportsbook's events: each carries the bet as SportsbookService.Get reads it.
@@ -86,7 +85,8 @@ type SportsbookBet struct {
 }
 
 // SportsbookSettlement is one change of a bet: a settlement, an unsettlement, a recovery (a
-// clawback it owed, taken from another bet's payout) or a discard.
+// clawback it owed, taken from another bet's payout), a discard, or (seamless mode) a
+// clawback_refused: a clawback the operator's wallet refused for funds, now owed.
 type SportsbookSettlement struct {
 	Type          string            `json:"type"`
 	TransactionID string            `json:"transaction_id"`

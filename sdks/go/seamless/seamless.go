@@ -92,6 +92,9 @@ type Call struct {
 	RolledBackTransactionID string `json:"rolled_back_transaction_id,omitempty"`
 	// RoundClosed: the provider closed the round with this debit or credit.
 	RoundClosed bool `json:"round_closed,omitempty"`
+	// BetID names the sportsbook bet whose stake (debit), payout (credit), clawback (debit) or
+	// discard (rollback) this is; RoundID is the same.
+	BetID string `json:"bet_id,omitempty"`
 }
 
 // check holds the call to the contract: the members every call has, and those its action needs.

@@ -940,7 +940,7 @@ export interface paths {
         put?: never;
         /**
          * Place a sportsbook bet
-         * @description Takes the stake (transfer mode: from the operator's float, `type bet`; a test session: its test player's balance) and records the bet, `open`, or `reserved` when `two_phase`. The player's restrictions, stake limits and loss limits apply as to any bet. The session token is needed here only: nothing after the placement needs the session.
+         * @description Takes the stake (transfer mode: from the operator's float, `type bet`; a test session: its test player's balance) and records the bet, `open`, or `reserved` when `two_phase`. The player's restrictions, stake limits and loss limits apply as to any bet. The session token is needed here only: nothing after the placement needs the session. Seamless mode: the stake is a `debit` to the operator's wallet, made at once and never retried; the bet stands once the wallet takes it (refused: nothing is placed, `insufficient_funds` or `wallet_refused`; no answer in time: `wallet_failed`, the bet is discarded and the debit rolled back at the operator). A bet settles in the wallet mode it was placed in.
          */
         post: operations["providerSportsbookPlace"];
         delete?: never;
@@ -1000,7 +1000,7 @@ export interface paths {
         put?: never;
         /**
          * Settle or resettle a bet
-         * @description `payout` is the total the bet now pays. Only the difference from the payout in force moves, in one transaction: a rise is a `win`, a fall a clawback (`adjustment`); the same payout again moves nothing. A clawback the balance cannot cover is owed: taken from the player's next payouts first, and reported (`sportsbook.clawback.pending`).
+         * @description `payout` is the total the bet now pays. Only the difference from the payout in force moves, in one transaction: a rise is a `win`, a fall a clawback (`adjustment`); the same payout again moves nothing. A clawback the balance cannot cover is owed: taken from the player's next payouts first, and reported (`sportsbook.clawback.pending`). Seamless mode: a rise is a `credit` and a fall a `debit` to the operator's wallet, naming the bet, sent until the wallet takes it (`wallet_pending` until then: the same call again gets its answer); a clawback the wallet refuses for funds is owed.
          */
         post: operations["providerSportsbookSettle"];
         delete?: never;
@@ -1122,7 +1122,7 @@ export interface webhooks {
         put?: never;
         /**
          * A seamless wallet call, sent to your wallet url
-         * @description In seamless mode each balance request, bet (`debit`), win (`credit`) and rollback is a call to your wallet, signed as events are (`webhook-id` is the same on every retry of one call), with the provider's `transaction_id` and `round_id` prefixed with its slug (unique across providers): apply each once and answer a repeat as the first time. Answer within the timeout (3 s by default) with `{ "balance" }` as a decimal string (at most 64 KiB of an answer is read: a longer one is a failed call); refuse a debit with a 4xx and `{ "code", "balance" }` (`insufficient_funds`, ...). A debit is never retried: without an answer in time it is followed by a `rollback` naming it (`rolled_back_transaction_id`). Credits and rollbacks are retried until you answer 2xx; answer a rollback of a debit you never saw with 2xx, and refuse that debit if it arrives later.
+         * @description In seamless mode each balance request, bet (`debit`), win (`credit`) and rollback is a call to your wallet, signed as events are (`webhook-id` is the same on every retry of one call), with the provider's `transaction_id` and `round_id` prefixed with its slug (unique across providers): apply each once and answer a repeat as the first time. Answer within the timeout (3 s by default) with `{ "balance" }` as a decimal string (at most 64 KiB of an answer is read: a longer one is a failed call); refuse a debit with a 4xx and `{ "code", "balance" }` (`insufficient_funds`, ...). A debit is never retried: without an answer in time it is followed by a `rollback` naming it (`rolled_back_transaction_id`). Credits and rollbacks are retried until you answer 2xx; answer a rollback of a debit you never saw with 2xx, and refuse that debit if it arrives later. A sportsbook bet's money comes the same way, each call naming the bet (`bet_id`): its stake a `debit` (never retried; without an answer in time the bet is discarded and the debit rolled back), a payout's rise a `credit`, a fall (a clawback) a `debit` whose `transaction_id` is the settlement's, a discard a `rollback` of the stake's debit; all but the stake are retried until you answer 2xx. Refuse a clawback you cannot cover with `insufficient_funds`: the platform records it as owed and takes it from the player's next payouts (a payout's `credit` is less by what it takes).
          */
         post: operations["receiveWalletCall"];
         delete?: never;
@@ -1201,7 +1201,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "grant_completed" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity" | "report_too_large" | "free_round_grant_unknown" | "free_round_wrong_player" | "free_round_wrong_game" | "free_round_stake_mismatch" | "free_rounds_exhausted" | "free_round_grant_expired" | "free_round_campaign_cancelled" | "free_round_campaign_scheduled" | "free_round_mismatch" | "free_round_already_paid" | "free_round_not_lump_sum" | "free_rounds_left" | "free_round_not_played" | "duplicate_bet" | "unknown_bet" | "not_sportsbook" | "wallet_mode_unsupported" | "bet_reserved" | "bet_not_reserved" | "bet_discarded" | "bet_not_settled" | "bet_closed" | "invalid_settlement" | "settlement_cancelled";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "grant_completed" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity" | "report_too_large" | "free_round_grant_unknown" | "free_round_wrong_player" | "free_round_wrong_game" | "free_round_stake_mismatch" | "free_rounds_exhausted" | "free_round_grant_expired" | "free_round_campaign_cancelled" | "free_round_campaign_scheduled" | "free_round_mismatch" | "free_round_already_paid" | "free_round_not_lump_sum" | "free_rounds_left" | "free_round_not_played" | "duplicate_bet" | "unknown_bet" | "not_sportsbook" | "bet_reserved" | "bet_not_reserved" | "bet_discarded" | "bet_not_settled" | "bet_closed" | "invalid_settlement" | "settlement_cancelled";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -2241,14 +2241,14 @@ export interface components {
             paid: components["schemas"]["Amount"] | null;
             /** @description Clawbacks no balance could cover yet, taken from the player's next payouts. */
             owed: components["schemas"]["Amount"] | null;
-            /** @description The balance after it (transfer mode: the operator's float in the bet's currency). */
+            /** @description The balance after it: transfer mode, the operator's float in the bet's currency (a test session: its test player's); seamless mode, the balance the operator's wallet answered the call's money with, or null for a call that moved no money. */
             balance: components["schemas"]["Amount"] | null;
             currency: string | null;
         };
-        /** @description One change of a bet: a `settlement`, an `unsettlement`, a `recovery` (a clawback it owed, taken from the payout of another bet of the player's, `from_bet_id`) or a `discard`. */
+        /** @description One change of a bet: a `settlement`, an `unsettlement`, a `recovery` (a clawback it owed, taken from the payout of another bet of the player's, `from_bet_id`), a `discard`, or (seamless mode) a `clawback_refused`: a clawback the operator's wallet refused for funds, now owed (`moved` gives back what the settlement's line took). */
         SportsbookSettlement: {
             /** @enum {string} */
-            type: "settlement" | "unsettlement" | "recovery" | "discard";
+            type: "settlement" | "unsettlement" | "recovery" | "discard" | "clawback_refused";
             /** @description The provider's call (for a discard by the platform, `cgs-discard-<id>`). */
             transaction_id: string;
             result?: components["schemas"]["SportsbookResult"] | null;
@@ -2261,8 +2261,11 @@ export interface components {
             /** @description What the bet owes after it. */
             owed?: components["schemas"]["Amount"];
             from_bet_id?: string;
-            /** @enum {string} */
-            reason?: "discarded" | "expired";
+            /**
+             * @description A discard's: by the provider (`discarded`), by the platform for a reservation left too long (`expired`), or (seamless mode) a stake the operator's wallet did not answer in time (`wallet_failed`).
+             * @enum {string}
+             */
+            reason?: "discarded" | "expired" | "wallet_failed";
             /** Format: date-time */
             created_at: string;
         };
@@ -2786,7 +2789,7 @@ export interface components {
                 };
             };
         };
-        /** @description Seamless mode: the operator's wallet did not take the call. `wallet_pending` (retryable): a win or rollback is recorded and the platform keeps sending it to the operator; send the same call again for its answer. `wallet_failed`: the debit had no answer in time, so the bet is rolled back (at the operator too); it stays refused. `wallet_unavailable` (retryable): a balance request went unanswered. */
+        /** @description Seamless mode: the operator's wallet did not take the call. `wallet_pending` (retryable): a win or rollback (or a sportsbook payout, clawback or discard) is recorded and the platform keeps sending it to the operator; send the same call again for its answer. `wallet_failed`: the debit had no answer in time, so the bet is rolled back, or the sportsbook bet discarded (at the operator too); it stays refused. `wallet_unavailable` (retryable): a balance request went unanswered. */
         WalletUnanswered: {
             headers: {
                 /**
@@ -2973,7 +2976,7 @@ export interface components {
                 "application/json": components["schemas"]["SportsbookAnswer"];
             };
         };
-        /** @description This `transaction_id` was used by another request (`duplicate_transaction`), or this `bet_id` by another bet (`duplicate_bet`). */
+        /** @description This `transaction_id` was used by another request (`duplicate_transaction`), or this `bet_id` by another bet (`duplicate_bet`); or (seamless mode, retryable) the bet's stake still waits for the operator's wallet (`transaction_pending`): send the call again shortly. */
         SportsbookConflict: {
             headers: {
                 /**
@@ -2986,13 +2989,13 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /** @enum {unknown} */
-                    code?: "duplicate_transaction" | "duplicate_bet";
+                    code?: "duplicate_transaction" | "duplicate_bet" | "transaction_pending";
                     /** @constant */
                     status?: 409;
                 };
             };
         };
-        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`), `not_sportsbook` (the session's game is not a sportsbook), `wallet_mode_unsupported` (the operator is in seamless mode, which the sportsbook does not take yet), `session_expired`, `session_closed`, `test_player_unknown`, `stake_limit_exceeded`, `session_time_exceeded`, `loss_limit_reached`, `amount_too_large`, `unknown_bet` (no bet of this provider's with this id: send it again once the bet is placed), `unknown_transaction` (the settlement named is another bet's), `bet_reserved` (commit it first), `bet_not_reserved` (only a reserved bet is discarded), `bet_discarded`, `bet_not_settled`, `bet_closed`, `invalid_settlement` (`reason`: `payout_above_potential` or `result_payout_mismatch`), `settlement_cancelled` (an unsettle named this settlement before it came). */
+        /** @description Refused, and nothing was written: `insufficient_funds` (with `balance` and `currency`; seamless mode: the operator's wallet refused the stake for funds), `wallet_refused` (seamless mode: the operator's wallet refused the stake otherwise, `wallet_code`), `not_sportsbook` (the session's game is not a sportsbook), `session_expired`, `session_closed`, `test_player_unknown`, `stake_limit_exceeded`, `session_time_exceeded`, `loss_limit_reached`, `amount_too_large`, `unknown_bet` (no bet of this provider's with this id: send it again once the bet is placed), `unknown_transaction` (the settlement named is another bet's), `bet_reserved` (commit it first), `bet_not_reserved` (only a reserved bet is discarded), `bet_discarded`, `bet_not_settled`, `bet_closed`, `invalid_settlement` (`reason`: `payout_above_potential` or `result_payout_mismatch`), `settlement_cancelled` (an unsettle named this settlement before it came). */
         SportsbookRefused: {
             headers: {
                 /**
@@ -3005,7 +3008,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /** @enum {unknown} */
-                    code?: "insufficient_funds" | "not_sportsbook" | "wallet_mode_unsupported" | "session_expired" | "session_closed" | "test_player_unknown" | "stake_limit_exceeded" | "session_time_exceeded" | "loss_limit_reached" | "amount_too_large" | "unknown_bet" | "unknown_transaction" | "bet_reserved" | "bet_not_reserved" | "bet_discarded" | "bet_not_settled" | "bet_closed" | "invalid_settlement" | "settlement_cancelled";
+                    code?: "insufficient_funds" | "not_sportsbook" | "session_expired" | "session_closed" | "test_player_unknown" | "stake_limit_exceeded" | "session_time_exceeded" | "loss_limit_reached" | "amount_too_large" | "unknown_bet" | "unknown_transaction" | "bet_reserved" | "bet_not_reserved" | "bet_discarded" | "bet_not_settled" | "bet_closed" | "invalid_settlement" | "settlement_cancelled" | "wallet_refused";
                     /** @constant */
                     status?: 422;
                 };
@@ -5269,6 +5272,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["SportsbookRefused"];
             500: components["responses"]["InternalError"];
+            502: components["responses"]["WalletUnanswered"];
             503: components["responses"]["WriteUnavailable"];
         };
     };
@@ -5300,6 +5304,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["SportsbookRefused"];
             500: components["responses"]["InternalError"];
+            502: components["responses"]["WalletUnanswered"];
             503: components["responses"]["WriteUnavailable"];
         };
     };
@@ -5331,6 +5336,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["SportsbookRefused"];
             500: components["responses"]["InternalError"];
+            502: components["responses"]["WalletUnanswered"];
             503: components["responses"]["WriteUnavailable"];
         };
     };
@@ -5522,6 +5528,8 @@ export interface operations {
                     amount?: components["schemas"]["Amount"];
                     rolled_back_transaction_id?: string;
                     round_closed?: boolean;
+                    /** @description A sportsbook bet's call: the provider's `bet_id`, prefixed with its slug (`round_id` is the same). */
+                    bet_id?: string;
                 };
             };
         };

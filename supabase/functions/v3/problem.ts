@@ -88,7 +88,6 @@ export const problems = {
   duplicate_bet: { status: 409, title: 'Bet id used by another bet', retryable: false },
   unknown_bet: { status: 422, title: 'Unknown bet', retryable: false },
   not_sportsbook: { status: 422, title: 'Not a sportsbook', retryable: false },
-  wallet_mode_unsupported: { status: 422, title: 'Wallet mode not supported', retryable: false },
   bet_reserved: { status: 422, title: 'Bet reserved', retryable: false },
   bet_not_reserved: { status: 422, title: 'Bet not reserved', retryable: false },
   bet_discarded: { status: 422, title: 'Bet discarded', retryable: false },

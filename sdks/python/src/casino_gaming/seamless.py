@@ -111,8 +111,8 @@ def verify_call(
     """Verifies a wallet call's signature (the secret ``PUT /v3/wallet-settings`` answered, and
     the previous one during a rotation) and returns it typed: ``action``, the session's
     ``session_id``, ``player_id``, ``game_id`` and ``currency``, and, by action, ``transaction_id``,
-    ``round_id``, ``amount`` (a Decimal), ``rolled_back_transaction_id``, ``round_closed``.
-    Raises WebhookVerificationError."""
+    ``round_id``, ``amount`` (a Decimal), ``rolled_back_transaction_id``, ``round_closed``, and a
+    sportsbook bet's ``bet_id``. Raises WebhookVerificationError."""
     verify_signature(payload, headers, secret_or_secrets, tolerance=tolerance, now=now)
     body = parse_json(payload)
     if not isinstance(body, dict):

@@ -175,7 +175,6 @@ ProblemCode = Literal[
     "duplicate_bet",
     "unknown_bet",
     "not_sportsbook",
-    "wallet_mode_unsupported",
     "bet_reserved",
     "bet_not_reserved",
     "bet_discarded",
@@ -680,7 +679,7 @@ class SportsbookSettlement(Model):
 
     __schema__ = "#/components/schemas/SportsbookSettlement"
 
-    type: Literal["settlement", "unsettlement", "recovery", "discard"]
+    type: Literal["settlement", "unsettlement", "recovery", "discard", "clawback_refused"]
     transaction_id: str
     moved: Decimal
     created_at: _dt.datetime
@@ -689,7 +688,7 @@ class SportsbookSettlement(Model):
     withheld: Optional[Decimal] = None
     owed: Optional[Decimal] = None
     from_bet_id: Optional[str] = None
-    reason: Optional[Literal["discarded", "expired"]] = None
+    reason: Optional[Literal["discarded", "expired", "wallet_failed"]] = None
 
 
 @dataclass(frozen=True)
@@ -780,6 +779,7 @@ class WalletCall(Model):
     amount: Optional[Decimal] = None
     rolled_back_transaction_id: Optional[str] = None
     round_closed: Optional[bool] = None
+    bet_id: Optional[str] = None
 
 
 @dataclass(frozen=True)

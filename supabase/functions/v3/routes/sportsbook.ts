@@ -3,10 +3,14 @@
 // (the provider's key alone: bets settle long after their session), each one database call into
 // the engine (private.sportsbook_*, one transaction) that applies a transaction_id once and answers
 // a repeat with its first answer, byte for byte; and the operator's reads, GET /v3/sportsbook/bets
-// and /{id}, with every settlement. The rules are the migration's (20261126000600_sportsbook.sql).
+// and /{id}, with every settlement. The rules are the migrations' (20261126000600_sportsbook.sql;
+// seamless mode, 20261127001000_sportsbook_seamless.sql). For an operator in seamless mode a call
+// that moves money queues a call to its wallet; the route makes it at once and records the answer
+// (a second transaction), and answers the provider with what the operator said.
 import { Hono } from 'hono';
 import { type Caller, type CallerEnv, operatorKey, providerKey } from '../caller.ts';
-import { rerunConflicts } from '../../_shared/database.ts';
+import { DatabaseUnavailable, isDatabaseUnavailable, rerunConflicts } from '../../_shared/database.ts';
+import { makeWalletCall } from '../../_shared/wallet-call.ts';
 import { jsonTextResponse } from '../http.ts';
 import { CURSOR_UUID, pageJson, parseListQuery } from '../list-query.ts';
 import { Problem, pointerTo } from '../problem.ts';
@@ -48,22 +52,25 @@ export function sportsbookRoutes(ctx: ApiContext): Hono<CallerEnv> {
   return resource(app, '/sportsbook/bets/:id', { get: (c) => readBet(ctx, c.var.caller, c.req.param('id')!) }, operator);
 }
 
-/** What the engine answers: the answer (`ok`, or `replayed`), a test player's slow wallet, an unknown key, or a refusal. */
-type EngineOutcome = 'ok' | 'replayed' | 'wallet_timeout' | 'invalid_provider_key' | Refusal;
+/**
+ * What the engine answers: the answer (`ok`, or `replayed`), a call to make to the operator's wallet
+ * first (seamless), a test player's slow wallet, an unknown key, or a refusal.
+ */
+type EngineOutcome = 'ok' | 'replayed' | 'wallet_call' | 'wallet_timeout' | 'invalid_provider_key' | Refusal;
 
 type Refusal =
-  | 'unknown_session' | 'duplicate_transaction' | 'duplicate_bet' | 'not_sportsbook' | 'wallet_mode_unsupported'
+  | 'unknown_session' | 'duplicate_transaction' | 'duplicate_bet' | 'not_sportsbook'
   | 'operator_suspended' | 'session_closed' | 'session_expired' | 'test_player_unknown' | 'insufficient_funds'
   | 'amount_too_large' | 'player_restricted' | 'stake_limit_exceeded' | 'session_time_exceeded' | 'loss_limit_reached'
   | 'wallet_failed' | 'unknown_bet' | 'unknown_transaction' | 'bet_reserved' | 'bet_not_reserved' | 'bet_discarded'
-  | 'bet_not_settled' | 'bet_closed' | 'invalid_settlement' | 'settlement_cancelled';
+  | 'bet_not_settled' | 'bet_closed' | 'invalid_settlement' | 'settlement_cancelled' | 'transaction_pending'
+  | 'wallet_pending' | 'wallet_refused';
 
-const refusals: Record<Exclude<Refusal, 'insufficient_funds' | 'invalid_settlement'>, string> = {
+const refusals: Record<Exclude<Refusal, 'insufficient_funds' | 'invalid_settlement' | 'wallet_refused'>, string> = {
   unknown_session: "The session token's session is not one of this provider's.",
   duplicate_transaction: 'This transaction_id was used by another request.',
   duplicate_bet: "This bet_id is another bet's.",
   not_sportsbook: "The session's game is not a sportsbook: its bets are the casino calls'.",
-  wallet_mode_unsupported: "The operator is in seamless mode, which the sportsbook does not take yet; nothing was written.",
   operator_suspended: "The operator's account is suspended or closed: no bets; settlements still come.",
   session_closed: 'The session is closed: it takes no more bets.',
   session_expired: 'The session was never launched and its launch window has closed.',
@@ -73,7 +80,9 @@ const refusals: Record<Exclude<Refusal, 'insufficient_funds' | 'invalid_settleme
   stake_limit_exceeded: "The stake is larger than the player's stake limit, or the jurisdiction's maximum stake.",
   session_time_exceeded: "The session has lasted longer than the player's session time limit.",
   loss_limit_reached: 'The stake would take the player past a loss limit; nothing was written.',
-  wallet_failed: "The test player's wallet failed: nothing was written.",
+  wallet_failed: "The wallet did not take the stake (a test player's failing wallet, or the operator's wallet gave no answer in time): the bet is not placed.",
+  wallet_pending: "Recorded: the operator's wallet has not taken it yet, and the platform keeps sending it. Send this again for its answer.",
+  transaction_pending: "The bet's stake still waits for the operator's wallet: send this again shortly.",
   unknown_bet: "No bet of this provider's with this bet_id: a bet starts with its placement.",
   unknown_transaction: "The settlement named is another bet's.",
   bet_reserved: 'The bet is reserved: commit it first.',
@@ -98,6 +107,10 @@ function refused(outcome: Refusal, members: string | null): Problem {
         : `The result and the payout disagree: lost pays 0, won more than 0, void the stake (${found.stake}).`, {
         members: { reason: found.reason },
       });
+    case 'wallet_refused':
+      return new Problem('wallet_refused', `The operator's wallet refused the stake (${found.wallet_code}); the bet is not placed.`, {
+        members: { wallet_code: found.wallet_code, ...(found.balance != null ? { balance: found.balance, currency: found.currency } : {}) },
+      });
     default:
       return new Problem(outcome, refusals[outcome]);
   }
@@ -112,12 +125,28 @@ function canonical(value: unknown): unknown {
 
 type Applied = { outcome: EngineOutcome; body: string | null };
 
-/** The engine's one call (run again when a concurrent movement took the balance it read), answered. */
+/**
+ * The engine's one call (run again when a concurrent movement took the balance it read), and the
+ * wallet call it queued (seamless) made at once, answered.
+ */
 async function answer(ctx: ApiContext, caller: Caller, call: () => Promise<Applied[]>): Promise<Response> {
   const [applied] = await caller.answer(rerunConflicts(call));
+  const result: Applied = applied.outcome === 'wallet_call'
+    // The engine has recorded the call: losing the database from here on leaves it applied and its
+    // answer unknown, whatever the failing statement was.
+    ? await makeWalletCall(ctx.sql, JSON.parse(applied.body!), {
+      timeoutMs: ctx.config.walletTimeoutMs, allowPrivateUrls: ctx.config.allowPrivateUrls,
+    }).then((finished) => {
+      // A superseded attempt (its lease ran out and another took it) cannot answer for the call.
+      if (finished.outcome === 'stale') throw new Error('the wallet call answered stale');
+      return { outcome: finished.outcome, body: finished.body };
+    }, (error: unknown) => {
+      throw isDatabaseUnavailable(error) ? new DatabaseUnavailable(true, error) : error;
+    })
+    : applied;
   const answered = (headers: Record<string, string> = {}) =>
-    new Response(applied.body, { status: 200, headers: { 'content-type': 'application/json', ...noStore, ...headers } });
-  switch (applied.outcome) {
+    new Response(result.body, { status: 200, headers: { 'content-type': 'application/json', ...noStore, ...headers } });
+  switch (result.outcome) {
     case 'ok':
       return answered();
     case 'replayed':
@@ -126,8 +155,11 @@ async function answer(ctx: ApiContext, caller: Caller, call: () => Promise<Appli
       // A test player whose wallet is slow: answered as a wallet that never answered, as late.
       await new Promise((resolve) => setTimeout(resolve, ctx.config.walletTimeoutMs));
       throw refused('wallet_failed', null);
+    case 'wallet_call':
+    case 'invalid_provider_key':
+      throw new Error(`the engine answered ${result.outcome} after its call`);
     default:
-      throw refused(applied.outcome, applied.body);
+      throw refused(result.outcome, result.body);
   }
 }
 
