@@ -117,7 +117,7 @@ export const flow: { folder: string; description: string; steps: Record<string, 
   },
   {
     folder: 'sportsbook',
-    description: 'The sportsbook calls and the bets API. The sandbox has no sportsbook game yet: the demo game\'s session takes no sportsbook bet (422 not_sportsbook), so the run places none, remembers a discard and an unsettle of a bet nobody has seen (tombstones), and is told the other calls name no bet.',
+    description: 'The sportsbook calls, the bets API and the demo sportsbook\'s fixtures. The run\'s session is the demo slot\'s, which takes no sportsbook bet (422 not_sportsbook: a session of cgs-sandbox:sportsbook does), so the run places none, remembers a discard and an unsettle of a bet nobody has seen (tombstones), is told the other calls name no bet, and settles, resettles and voids a fixture of its own, which no bet names.',
     steps: {
       providerSportsbookPlace: {
         providerKey: true, prerequest: ['pm.collectionVariables.set("sportsbookBetId", "postman-bet-" + pm.variables.replaceIn("{{$guid}}"));'],
@@ -150,6 +150,13 @@ export const flow: { folder: string; description: string; steps: Record<string, 
       },
       listSportsbookBets: { query: { player_id: '{{playerId}}' } },
       getSportsbookBet: { path: { id: '{{$guid}}' }, expect: [404] },
+      settleSandboxFixture: {
+        prerequest: ['pm.collectionVariables.set("fixtureId", "postman-" + pm.variables.replaceIn("{{$guid}}"));'],
+        path: { fixture_id: '{{fixtureId}}' }, body: { outcome: 'home' },
+        tests: ['pm.test("no bet names it", function () { pm.expect(body.bets).to.eql([]); });'],
+      },
+      resettleSandboxFixture: { path: { fixture_id: '{{fixtureId}}' }, body: { outcome: 'away' } },
+      voidSandboxFixture: { path: { fixture_id: '{{fixtureId}}' } },
     },
   },
   {

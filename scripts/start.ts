@@ -66,6 +66,7 @@ const served = await serveFunction({
 });
 console.log(`sessions API: POST ${served.url}/v3/sessions`);
 console.log(`demo game: ${site.url}/demo/ (a test session of cgs-sandbox:lucky-sevens launches it)`);
+console.log(`demo sportsbook: ${site.url}/sportsbook/ (a test session of cgs-sandbox:sportsbook launches it; settle its fixtures with POST /v3/sandbox/sportsbook/fixtures/{id}/settle)`);
 console.log(`reports dashboard: ${site.url}/dashboard/ (GGR, top games and a day's reconciliation, with an API key)`);
 console.log(existsSync(`${portal}/index.html`)
   ? `developer portal: ${site.url}/`
@@ -77,6 +78,7 @@ if (await demoKeyIsActive(target.url)) {
        -H "Content-Type: application/json" \\
        -d '{"player_id":"player-1","game_id":"pragmatic-play:vs20olympgate","currency":"EUR"}'`);
   console.log(`play the demo game: the same with the test key and "game_id":"cgs-sandbox:lucky-sevens", then open its launch_url`);
+  console.log(`bet on the demo sportsbook: the same with "game_id":"cgs-sandbox:sportsbook"`);
 } else {
   console.log('no demo key here: npm run key -- issue --client <email> prints one');
 }

@@ -362,4 +362,7 @@ async function start() {
   render();
 }
 
-start();
+// The demo provider's sportsbook launches through the same URL (the demo provider's one launch
+// URL): its own page, ../sportsbook/, with the same query.
+if (claims?.game_id === 'cgs-sandbox:sportsbook') location.replace(`../sportsbook/${location.search}`);
+else start();

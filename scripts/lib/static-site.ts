@@ -24,10 +24,14 @@ const TYPES: Record<string, string> = {
   '.whl': 'application/zip',
 };
 
-/** The sandbox's pages, by mount: the demo game, and the reports dashboard with its chart library. */
+/**
+ * The sandbox's pages, by mount: the demo game, the demo sportsbook (its sessions open the demo
+ * game's URL, which sends them on), and the reports dashboard with its chart library.
+ */
 export function sandboxPages(root: string): Record<string, string> {
   return {
     '/demo/': join(root, 'sandbox/demo-game'),
+    '/sportsbook/': join(root, 'sandbox/sportsbook'),
     '/dashboard/': join(root, 'sandbox/dashboard'),
     '/dashboard/vendor/': join(root, 'node_modules/chart.js/dist'),
   };

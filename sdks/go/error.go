@@ -108,6 +108,7 @@ var errorCodes = []ErrorCode{
 	CodeStakeNotAllowed, CodeFreeRoundsLimitExceeded, CodeInvalidValidity, CodeReportTooLarge,
 	CodeDuplicateBet, CodeUnknownBet, CodeNotSportsbook, CodeBetReserved, CodeBetNotReserved,
 	CodeBetDiscarded, CodeBetNotSettled, CodeBetClosed, CodeInvalidSettlement, CodeSettlementCancelled,
+	CodeFixtureSettled, CodeFixtureNotSettled,
 	CodeFreeRoundGrantUnknown, CodeFreeRoundWrongPlayer, CodeFreeRoundWrongGame, CodeFreeRoundStakeMismatch,
 	CodeFreeRoundsExhausted, CodeFreeRoundGrantExpired, CodeFreeRoundCampaignCancelled, CodeFreeRoundCampaignScheduled,
 	CodeFreeRoundMismatch, CodeFreeRoundNotLumpSum, CodeFreeRoundNotPlayed, CodeFreeRoundAlreadyPaid, CodeFreeRoundsLeft,

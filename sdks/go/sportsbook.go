@@ -3,6 +3,7 @@ package cgs
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"time"
 )
 
@@ -133,4 +134,65 @@ func (s *SportsbookService) GetBet(ctx context.Context, id string) (*SportsbookB
 		return nil, err
 	}
 	return bet, nil
+}
+
+// SandboxFixtureOutcome is how a demo sportsbook fixture ended: a leg wins when its pick is the
+// outcome (FixtureVoid: every leg on it is void).
+type SandboxFixtureOutcome string
+
+const (
+	FixtureHome SandboxFixtureOutcome = "home"
+	FixtureDraw SandboxFixtureOutcome = "draw"
+	FixtureAway SandboxFixtureOutcome = "away"
+	FixtureVoid SandboxFixtureOutcome = "void"
+)
+
+// The sandbox's fixture problem codes.
+const (
+	CodeFixtureSettled    ErrorCode = "fixture_settled"
+	CodeFixtureNotSettled ErrorCode = "fixture_not_settled"
+)
+
+// SandboxFixtureParams is the outcome SettleFixture and ResettleFixture give a fixture.
+type SandboxFixtureParams struct {
+	Outcome SandboxFixtureOutcome `json:"outcome"`
+}
+
+// SandboxFixtureSettled is a demo sportsbook fixture's outcome in your sandbox, and the bets it
+// settled or resettled, as the bets API shows them after.
+type SandboxFixtureSettled struct {
+	FixtureID string                `json:"fixture_id"`
+	Outcome   SandboxFixtureOutcome `json:"outcome"`
+	Bets      []SportsbookBet       `json:"bets"`
+}
+
+func (s *SandboxService) fixture(ctx context.Context, fixtureID, action string, params *SandboxFixtureParams, replayable bool) (*SandboxFixtureSettled, error) {
+	settled := &SandboxFixtureSettled{}
+	r := request{method: http.MethodPost, path: "/v3/sandbox/sportsbook/fixtures/" + segment(fixtureID) + "/" + action, replayable: replayable}
+	if params != nil {
+		r.body = params
+	}
+	if err := s.b.call(ctx, r, settled); err != nil {
+		return nil, err
+	}
+	return settled, nil
+}
+
+// SettleFixture gives a demo sportsbook fixture its outcome (test keys only; CodeFixtureSettled if
+// it has one): each of your test bets of cgs-sandbox:sportsbook naming it is settled as its legs
+// say, through the provider API's engine. Not retried: a second settle is refused.
+func (s *SandboxService) SettleFixture(ctx context.Context, fixtureID string, params *SandboxFixtureParams) (*SandboxFixtureSettled, error) {
+	return s.fixture(ctx, fixtureID, "settle", params, false)
+}
+
+// ResettleFixture changes a settled fixture's outcome (CodeFixtureNotSettled if it has none): its
+// bets are resettled, for the player or against them. The same outcome again changes nothing, so
+// it is retried like a read.
+func (s *SandboxService) ResettleFixture(ctx context.Context, fixtureID string, params *SandboxFixtureParams) (*SandboxFixtureSettled, error) {
+	return s.fixture(ctx, fixtureID, "resettle", params, true)
+}
+
+// VoidFixture voids a demo sportsbook fixture, settled or not: its legs count as void.
+func (s *SandboxService) VoidFixture(ctx context.Context, fixtureID string) (*SandboxFixtureSettled, error) {
+	return s.fixture(ctx, fixtureID, "void", nil, true)
 }

@@ -38,7 +38,7 @@ describe('the demo provider in the catalogue', () => {
   it('lists, reads and launches its games for test keys', async () => {
     const games = await body(get('/games?provider=cgs-sandbox', testKey));
     expect(games.data.map((g: { game_id: string }) => g.game_id)).toEqual(
-      ['cgs-sandbox:fruit-stand', 'cgs-sandbox:high-roller', 'cgs-sandbox:lucky-sevens']);
+      ['cgs-sandbox:fruit-stand', 'cgs-sandbox:high-roller', 'cgs-sandbox:lucky-sevens', 'cgs-sandbox:sportsbook']);
     expect((await get('/games/cgs-sandbox:lucky-sevens', testKey)).status).toBe(200);
     expect(await providerSlugs(testKey)).toContain('cgs-sandbox');
     const created = await session(testKey);

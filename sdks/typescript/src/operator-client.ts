@@ -14,6 +14,10 @@ import type {
   SandboxPlayerInput,
   WalletCheckReport,
   SandboxReset,
+  SandboxFixtureOutcome,
+  SandboxFixtureSettled,
+  SportsbookBet,
+  SportsbookBetListQuery,
   Game,
   GameListQuery,
   GameSession,
@@ -146,6 +150,22 @@ export interface OperatorClient {
      * webhook endpoints, sets your test wallet to transfer and closes your test sessions; says how many.
      */
     reset(options?: RequestOptions): Promise<SandboxReset>;
+    /**
+     * The demo sportsbook's fixtures (`cgs-sandbox:sportsbook`): gives one its outcome, and each of
+     * your test bets naming it is settled as its legs say (`409 fixture_settled` if it has one).
+     */
+    settleFixture(fixtureId: string, outcome: SandboxFixtureOutcome, options?: RequestOptions): Promise<SandboxFixtureSettled>;
+    /** Changes a settled fixture's outcome (`409 fixture_not_settled` if it has none): its bets are resettled. */
+    resettleFixture(fixtureId: string, outcome: SandboxFixtureOutcome, options?: RequestOptions): Promise<SandboxFixtureSettled>;
+    /** Voids a fixture, settled or not: its legs count as void. */
+    voidFixture(fixtureId: string, options?: RequestOptions): Promise<SandboxFixtureSettled>;
+  };
+  /** Sportsbook bets placed in your sessions, each with every settlement (newest first). */
+  sportsbook: {
+    bets: ListMethods<SportsbookBet, SportsbookBetListQuery> & {
+      /** One bet by its `id` (not the provider's `bet_id`). */
+      get(id: string, options?: RequestOptions): Promise<SportsbookBet>;
+    };
   };
   freeRounds: {
     campaigns: ListMethods<FreeRoundCampaign, FreeRoundCampaignListQuery> & {
@@ -225,6 +245,7 @@ interface Call {
 const endpointPath = (id: string) => `/v3/webhook-endpoints/${encodeURIComponent(id)}`;
 const campaignPath = (id: string) => `/v3/free-rounds/campaigns/${encodeURIComponent(id)}`;
 const restrictionsPath = (playerId: string) => `/v3/players/${encodeURIComponent(playerId)}/restrictions`;
+const fixturePath = (fixtureId: string) => `/v3/sandbox/sportsbook/fixtures/${encodeURIComponent(fixtureId)}`;
 
 export function createOperatorClient(options: OperatorClientOptions): OperatorClient {
   // Checked here, not by fetch: its TypeError would look like a network failure and be retried.
@@ -366,6 +387,18 @@ export function createOperatorClient(options: OperatorClientOptions): OperatorCl
       checkWallet: (input, { signal } = {}) =>
         call<WalletCheckReport>({ method: 'POST', path: '/v3/sandbox/wallet-checks', body: snakeCased(input), signal }),
       reset: ({ signal } = {}) => call<SandboxReset>({ method: 'POST', path: '/v3/sandbox/reset', signal }),
+      settleFixture: (fixtureId, outcome, { signal } = {}) =>
+        call<SandboxFixtureSettled>({ method: 'POST', path: `${fixturePath(fixtureId)}/settle`, body: { outcome }, signal }),
+      resettleFixture: (fixtureId, outcome, { signal } = {}) =>
+        call<SandboxFixtureSettled>({ method: 'POST', path: `${fixturePath(fixtureId)}/resettle`, body: { outcome }, signal }),
+      voidFixture: (fixtureId, { signal } = {}) =>
+        call<SandboxFixtureSettled>({ method: 'POST', path: `${fixturePath(fixtureId)}/void`, signal }),
+    },
+    sportsbook: {
+      bets: {
+        ...listOf<SportsbookBet, SportsbookBetListQuery>('/v3/sportsbook/bets'),
+        get: (id, { signal } = {}) => call<SportsbookBet>({ method: 'GET', path: `/v3/sportsbook/bets/${encodeURIComponent(id)}`, signal }),
+      },
     },
     freeRounds: {
       campaigns: {

@@ -28,6 +28,11 @@ export type SandboxPlayerBalances = Schemas['SandboxPlayerBalances'];
 export type SandboxPlayerInput = CamelCased<WithDefaultsOptional<Schemas['SandboxPlayerRequest'], 'behaviour'>>;
 export type WalletCheckReport = Schemas['WalletCheckReport'];
 export type SandboxReset = Schemas['SandboxReset'];
+export type SandboxFixtureSettled = Schemas['SandboxFixtureSettled'];
+/** How a demo sportsbook fixture ended (`void`: POST .../void). */
+export type SandboxFixtureOutcome = Schemas['SandboxFixtureOutcomeRequest']['outcome'];
+export type SportsbookBet = Schemas['SportsbookBet'];
+export type SportsbookSettlement = Schemas['SportsbookSettlement'];
 export type PlayerRestrictionsInput = CamelCased<Schemas['PlayerRestrictionsInput']>;
 export type Wallet = Schemas['Wallet'];
 export type Transaction = Schemas['Transaction'];
@@ -82,6 +87,7 @@ export type RoundListQuery = ListQuery<'listRounds'>;
 export type EventListQuery = ListQuery<'listEvents'>;
 export type FreeRoundCampaignListQuery = ListQuery<'listFreeRoundCampaigns'>;
 export type FreeRoundGrantListQuery = ListQuery<'listFreeRoundGrants'>;
+export type SportsbookBetListQuery = ListQuery<'listSportsbookBets'>;
 /** `from`, `to` (UTC days), filters, and `groupBy` as a list (sent comma-separated). */
 export type GgrReportQuery = Omit<ListQuery<'getGgrReport'>, 'groupBy'> & { groupBy?: GgrDimension[] };
 /** A UTC `date`, or `from` and `to`; `limit` and `cursor` for pages. */

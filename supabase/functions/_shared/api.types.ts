@@ -1089,6 +1089,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/sandbox/sportsbook/fixtures/{fixture_id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a demo sportsbook fixture
+         * @description Gives the fixture its outcome (`fixture_settled` if it has one: resettle it). Test keys only: the demo sportsbook (`cgs-sandbox:sportsbook`, whose page places single and accumulator bets on fictional fixtures) plays its provider's part with the outcome you give. Each of your open or settled test bets of the demo sportsbook naming the fixture is then settled through the provider API's engine as its legs say (a leg wins when its pick is the outcome, is void with a void fixture, waits while its fixture has no outcome): any leg lost, the bet is `lost`; every leg decided, `won` at its stake times the odds of its won legs (every leg void: `void`, the stake back); otherwise it waits. Each change is a settlement or resettlement of the demo provider's, moving the money (a test player's balance, or calls to your test seamless wallet) and raising the `sportsbook.*` events a real provider's would.
+         */
+        post: operations["settleSandboxFixture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/sandbox/sportsbook/fixtures/{fixture_id}/resettle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resettle a demo sportsbook fixture
+         * @description Changes a settled fixture's outcome (`fixture_not_settled` if it has none), as a provider correcting a result does: its bets are resettled, against the player or for them. Test keys only: the demo sportsbook (`cgs-sandbox:sportsbook`, whose page places single and accumulator bets on fictional fixtures) plays its provider's part with the outcome you give. Each of your open or settled test bets of the demo sportsbook naming the fixture is then settled through the provider API's engine as its legs say (a leg wins when its pick is the outcome, is void with a void fixture, waits while its fixture has no outcome): any leg lost, the bet is `lost`; every leg decided, `won` at its stake times the odds of its won legs (every leg void: `void`, the stake back); otherwise it waits. Each change is a settlement or resettlement of the demo provider's, moving the money (a test player's balance, or calls to your test seamless wallet) and raising the `sportsbook.*` events a real provider's would.
+         */
+        post: operations["resettleSandboxFixture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/sandbox/sportsbook/fixtures/{fixture_id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a demo sportsbook fixture
+         * @description Voids the fixture (abandoned, settled or not): its legs count as void. No body. Test keys only: the demo sportsbook (`cgs-sandbox:sportsbook`, whose page places single and accumulator bets on fictional fixtures) plays its provider's part with the outcome you give. Each of your open or settled test bets of the demo sportsbook naming the fixture is then settled through the provider API's engine as its legs say (a leg wins when its pick is the outcome, is void with a void fixture, waits while its fixture has no outcome): any leg lost, the bet is `lost`; every leg decided, `won` at its stake times the odds of its won legs (every leg void: `void`, the stake back); otherwise it waits. Each change is a settlement or resettlement of the demo provider's, moving the money (a test player's balance, or calls to your test seamless wallet) and raising the `sportsbook.*` events a real provider's would.
+         */
+        post: operations["voidSandboxFixture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -1201,7 +1261,7 @@ export interface components {
          * @description Stable machine-readable error code; `type` is `https://docs.cgs.example/problems/<code>`.
          * @enum {string}
          */
-        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "grant_completed" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity" | "report_too_large" | "free_round_grant_unknown" | "free_round_wrong_player" | "free_round_wrong_game" | "free_round_stake_mismatch" | "free_rounds_exhausted" | "free_round_grant_expired" | "free_round_campaign_cancelled" | "free_round_campaign_scheduled" | "free_round_mismatch" | "free_round_already_paid" | "free_round_not_lump_sum" | "free_rounds_left" | "free_round_not_played" | "duplicate_bet" | "unknown_bet" | "not_sportsbook" | "bet_reserved" | "bet_not_reserved" | "bet_discarded" | "bet_not_settled" | "bet_closed" | "invalid_settlement" | "settlement_cancelled";
+        ProblemCode: "malformed_json" | "validation_failed" | "invalid_idempotency_key" | "invalid_session_id" | "invalid_parameters" | "missing_api_key" | "invalid_api_key" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reference_unavailable" | "internal_error" | "service_unavailable" | "outcome_unknown" | "invalid_provider_key" | "invalid_session_token" | "unknown_session" | "duplicate_transaction" | "insufficient_funds" | "session_expired" | "session_closed" | "test_player_unknown" | "unknown_round" | "round_closed" | "round_mismatch" | "unknown_transaction" | "transaction_rolled_back" | "bet_settled" | "invalid_rollback" | "rounds_open" | "amount_too_large" | "wallet_refused" | "wallet_pending" | "wallet_failed" | "wallet_unavailable" | "transaction_pending" | "kyc_required" | "player_restricted" | "stake_limit_exceeded" | "session_time_exceeded" | "exclusion_active" | "loss_limit_reached" | "live_key" | "not_seamless" | "operator_suspended" | "external_id_conflict" | "campaign_ended" | "campaign_cancelled" | "grant_completed" | "free_rounds_not_supported" | "mixed_providers" | "stake_not_allowed" | "free_rounds_limit_exceeded" | "invalid_validity" | "report_too_large" | "free_round_grant_unknown" | "free_round_wrong_player" | "free_round_wrong_game" | "free_round_stake_mismatch" | "free_rounds_exhausted" | "free_round_grant_expired" | "free_round_campaign_cancelled" | "free_round_campaign_scheduled" | "free_round_mismatch" | "free_round_already_paid" | "free_round_not_lump_sum" | "free_rounds_left" | "free_round_not_played" | "duplicate_bet" | "unknown_bet" | "not_sportsbook" | "bet_reserved" | "bet_not_reserved" | "bet_discarded" | "bet_not_settled" | "bet_closed" | "invalid_settlement" | "settlement_cancelled" | "fixture_settled" | "fixture_not_settled";
         /** @description One failing field: of the request body (`pointer`) or a query parameter (`parameter`). */
         FieldError: {
             /**
@@ -2347,6 +2407,23 @@ export interface components {
          * @example pragmatic-play:vs20olympgate
          */
         GameId: string;
+        /** @description A fixture of the demo sportsbook (`cgs-sandbox:sportsbook`), as its bets' selections name it (`fixture_id`). */
+        SandboxFixtureId: string;
+        SandboxFixtureOutcomeRequest: {
+            /**
+             * @description How the fixture ended: a leg wins when its `pick` is the outcome.
+             * @enum {string}
+             */
+            outcome: "home" | "draw" | "away";
+        };
+        /** @description The fixture's outcome in your sandbox, and the bets it changed, as the bets API shows them after. */
+        SandboxFixtureSettled: {
+            fixture_id: components["schemas"]["SandboxFixtureId"];
+            /** @enum {string} */
+            outcome: "home" | "draw" | "away" | "void";
+            /** @description Each bet settled or resettled by it (a bet waiting on another fixture, or already paying what it now should, is not changed). */
+            bets: components["schemas"]["SportsbookBet"][];
+        };
     };
     responses: {
         /** @description Created, or replayed for a retry with the same `Idempotency-Key` and body. */
@@ -3030,6 +3107,25 @@ export interface components {
                     status?: 422;
                     /** @constant */
                     code?: "reference_unavailable";
+                };
+            };
+        };
+        /** @description `fixture_settled`: the fixture has an outcome already (resettle it); `fixture_not_settled`: it has none yet (settle it first). */
+        FixtureConflict: {
+            headers: {
+                /**
+                 * @description Never cached.
+                 * @example no-store
+                 */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @enum {unknown} */
+                    code?: "fixture_settled" | "fixture_not_settled";
+                    /** @constant */
+                    status?: 409;
                 };
             };
         };
@@ -5461,6 +5557,133 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    settleSandboxFixture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The fixture: the `fixture_id` of the demo sportsbook's selections.
+                 * @example northport-eastbay
+                 */
+                fixture_id: components["schemas"]["SandboxFixtureId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxFixtureOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The fixture's outcome and the bets it changed. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxFixtureSettled"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["LiveKey"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["FixtureConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    resettleSandboxFixture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The fixture: the `fixture_id` of the demo sportsbook's selections.
+                 * @example northport-eastbay
+                 */
+                fixture_id: components["schemas"]["SandboxFixtureId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxFixtureOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The fixture's outcome and the bets it changed. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxFixtureSettled"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["LiveKey"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["FixtureConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    voidSandboxFixture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The fixture: the `fixture_id` of the demo sportsbook's selections.
+                 * @example northport-eastbay
+                 */
+                fixture_id: components["schemas"]["SandboxFixtureId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fixture's outcome and the bets it changed. */
+            200: {
+                headers: {
+                    /**
+                     * @description Never cached.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxFixtureSettled"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["LiveKey"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     receiveEvent: {

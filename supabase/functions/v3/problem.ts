@@ -95,6 +95,8 @@ export const problems = {
   bet_closed: { status: 422, title: 'Bet closed', retryable: false },
   invalid_settlement: { status: 422, title: 'Invalid settlement', retryable: false },
   settlement_cancelled: { status: 422, title: 'Settlement cancelled', retryable: false },
+  fixture_settled: { status: 409, title: 'Fixture settled', retryable: false },
+  fixture_not_settled: { status: 409, title: 'Fixture not settled', retryable: false },
   internal_error: { status: 500, title: 'Internal error', retryable: false },
   service_unavailable: { status: 503, title: 'Service unavailable', retryable: true },
   outcome_unknown: { status: 503, title: 'Outcome unknown', retryable: true },

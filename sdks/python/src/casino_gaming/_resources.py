@@ -44,6 +44,7 @@ from .types import (
     Round,
     RoundDetail,
     SandboxPlayer,
+    SandboxFixtureSettled,
     SandboxReset,
     SportsbookBet,
     Transaction,
@@ -799,6 +800,28 @@ class Sandbox(_Resource):
         webhook endpoints, sets your test wallet to transfer and closes your test sessions; says how
         many of each. A second reset finds nothing, so it is retried like a read."""
         return self._send("POST", "/v3/sandbox/reset", SandboxReset, None, repeatable=True)
+
+    @operation("settleSandboxFixture")
+    def settle_fixture(self, fixture_id: str, *, outcome: Literal["home", "draw", "away"]) -> SandboxFixtureSettled:
+        """Gives a demo sportsbook fixture its outcome (``fixture_settled`` if it has one): each of
+        your test bets of ``cgs-sandbox:sportsbook`` naming it is settled as its legs say, through
+        the provider API's engine. Not retried: a second settle is refused."""
+        return self._send("POST", f"/v3/sandbox/sportsbook/fixtures/{_segment(fixture_id)}/settle", SandboxFixtureSettled,
+                          _body(outcome=outcome), repeatable=False)
+
+    @operation("resettleSandboxFixture")
+    def resettle_fixture(self, fixture_id: str, *, outcome: Literal["home", "draw", "away"]) -> SandboxFixtureSettled:
+        """Changes a settled fixture's outcome (``fixture_not_settled`` if it has none): its bets are
+        resettled, for the player or against them. The same outcome again changes nothing, so it is
+        retried like a read."""
+        return self._send("POST", f"/v3/sandbox/sportsbook/fixtures/{_segment(fixture_id)}/resettle", SandboxFixtureSettled,
+                          _body(outcome=outcome), repeatable=True)
+
+    @operation("voidSandboxFixture")
+    def void_fixture(self, fixture_id: str) -> SandboxFixtureSettled:
+        """Voids a demo sportsbook fixture, settled or not: its legs count as void."""
+        return self._send("POST", f"/v3/sandbox/sportsbook/fixtures/{_segment(fixture_id)}/void", SandboxFixtureSettled,
+                          None, repeatable=True)
 
 
 class Discovery(_Resource):

@@ -41,6 +41,7 @@ __all__ = [
     "Round",
     "RoundDetail",
     "RoundTransaction",
+    "SandboxFixtureSettled",
     "SandboxPlayer",
     "SandboxReset",
     "SandboxResetRemoved",
@@ -182,6 +183,8 @@ ProblemCode = Literal[
     "bet_closed",
     "invalid_settlement",
     "settlement_cancelled",
+    "fixture_settled",
+    "fixture_not_settled",
 ]
 
 
@@ -600,6 +603,17 @@ class RoundTransaction(Model):
     review: Optional[Literal["held", "released", "rejected"]]
     free_round_grant_id: Optional[str]
     created_at: _dt.datetime
+
+
+@dataclass(frozen=True)
+class SandboxFixtureSettled(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/SandboxFixtureSettled``."""
+
+    __schema__ = "#/components/schemas/SandboxFixtureSettled"
+
+    fixture_id: str
+    outcome: Literal["home", "draw", "away", "void"]
+    bets: List[SportsbookBet]
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,8 @@ const isBetId = schemaContract('SportsbookBetId');
 const betsQuery = queryContract('/v3/sportsbook/bets');
 const isId = parameterContract('/v3/sportsbook/bets/{id}', 'get', 'path', 'id');
 const isDateTime = schemaContract('DateTime');
+const fixtureBody = bodyContract('/v3/sandbox/sportsbook/fixtures/{fixture_id}/settle');
+const isFixtureId = schemaContract('SandboxFixtureId');
 const noStore = { 'cache-control': 'no-store' };
 
 /** Selections are kept as they came, up to this many bytes of JSON. */
@@ -49,6 +51,11 @@ export function sportsbookRoutes(ctx: ApiContext): Hono<CallerEnv> {
     }, provider);
   }
   resource(app, '/sportsbook/bets', { get: (c) => listBets(ctx, c.var.caller, c.req.raw) }, operator);
+  for (const action of ['settle', 'resettle', 'void'] as const) {
+    resource(app, `/sandbox/sportsbook/fixtures/:fixture_id/${action}`, {
+      post: (c) => fixtureOutcome(ctx, c.var.caller, c.req.raw, c.req.param('fixture_id')!, action),
+    }, operator);
+  }
   return resource(app, '/sportsbook/bets/:id', { get: (c) => readBet(ctx, c.var.caller, c.req.param('id')!) }, operator);
 }
 
@@ -243,4 +250,53 @@ export async function readBet(ctx: ApiContext, caller: Caller, id: string): Prom
   const row = await ownObject(caller, id, { isId, notFound: 'No sportsbook bet with this id.' }, (keyHash, betId) =>
     ctx.sql<(Outcome & { bet: string })[]>`select * from private.read_sportsbook_bet(${keyHash}, ${betId}::uuid)`);
   return jsonTextResponse(200, row.bet, noStore);
+}
+
+/** What the database answers a fixture's outcome (private.sandbox_fixture_outcome). */
+type FixtureOutcome = 'ok' | 'unauthorized' | 'live_key' | 'fixture_settled' | 'fixture_not_settled';
+
+/**
+ * POST /v3/sandbox/sportsbook/fixtures/{fixture_id}/settle, /resettle and /void: the demo
+ * sportsbook's provider part, played by the platform with the caller's outcome. Every bet it
+ * changes is a call of the demo provider's to the engine, in one transaction; the seamless wallet
+ * calls they queued are made at once after it (each retried by the runner until taken, as any).
+ */
+export async function fixtureOutcome(
+  ctx: ApiContext, caller: Caller, request: Request, fixtureId: string, action: 'settle' | 'resettle' | 'void',
+): Promise<Response> {
+  const outcome = action === 'void' ? 'void' : fixtureBody(await readJsonBody(request, ctx.config.maxBodyBytes)).outcome;
+  const liveKey = () => new Problem('live_key', 'The sandbox takes test keys (cgs_test_) only.');
+  if (!isFixtureId(fixtureId)) {
+    const [key] = await caller.answer(ctx.sql<{ authorized: boolean; livemode: boolean | null }[]>`
+      select a.key_id is not null as authorized, a.livemode
+      from (select 1) one left join private.authenticate_api_key(${caller.keyHash}) a on true`);
+    if (key.livemode) throw liveKey();
+    throw new Problem('not_found', 'No fixture with this id: a fixture id is lower-case letters, digits and hyphens.');
+  }
+  const id = fixtureId;
+  const rows = await caller.answer(rerunConflicts(() => ctx.sql<
+    { outcome: FixtureOutcome; bet_round_id: string | null; engine_outcome: string | null; engine_body: string | null }[]
+  >`
+    select outcome, bet_round_id, engine_outcome, engine_body::text
+    from private.sandbox_fixture_outcome(${caller.keyHash}, ${id}, ${action}, ${outcome})`));
+  const [first] = rows;
+  if (first.outcome === 'live_key') throw liveKey();
+  if (first.outcome === 'fixture_settled') {
+    throw new Problem('fixture_settled', 'The fixture has an outcome already: POST .../resettle to change it.');
+  }
+  if (first.outcome === 'fixture_not_settled') {
+    throw new Problem('fixture_not_settled', 'The fixture has no outcome yet: POST .../settle first.');
+  }
+  const settings = { timeoutMs: ctx.config.walletTimeoutMs, allowPrivateUrls: ctx.config.allowPrivateUrls };
+  await Promise.all(rows.filter((row) => row.engine_outcome === 'wallet_call').map((row) =>
+    makeWalletCall(ctx.sql, JSON.parse(row.engine_body!), settings).catch((error: unknown) => {
+      throw isDatabaseUnavailable(error) ? new DatabaseUnavailable(true, error) : error;
+    })
+  ));
+  const changed = rows.flatMap((row) => (row.bet_round_id ? [row.bet_round_id] : []));
+  const bets = changed.length
+    ? await ctx.sql<{ bet: string }[]>`select bet from private.sandbox_fixture_bets(${caller.keyHash}, ${changed}::uuid[])`
+    : [];
+  return jsonTextResponse(200, `{"fixture_id":${JSON.stringify(id)},"outcome":${JSON.stringify(outcome)},"bets":[${bets.map((row) => row.bet).join(',')}]}`,
+    noStore);
 }

@@ -1,0 +1,111 @@
+// The sandbox's demo sportsbook, in-process against the test database: a test session of
+// cgs-sandbox:sportsbook places singles and an accumulator with the demo provider's public key, and
+// the operator's test key settles, resettles and voids fixtures (POST
+// /v3/sandbox/sportsbook/fixtures/{id}/settle, /resettle, /void): each bet naming the fixture is
+// settled through the real engine as its legs say, the test player's balance moves by each
+// difference, and the answers, the bets API and the events agree. Live keys, unknown ids and a
+// settle twice are refused.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
+import { connect } from '../helpers/db.ts';
+import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler } from '../helpers/api.ts';
+
+const SANDBOX_PROVIDER_KEY = 'cgs_prov_SANDBOX-demo-game-public-key-test-only-0000';
+const sql = connect();
+const { handle } = await sessionsHandler();
+let operator: Operator;
+let testKey: string;
+
+beforeAll(async () => {
+  operator = await newOperator(sql, 'sandbox-sportsbook');
+  testKey = (await issueKey(sql, operator.account, 'Sandbox', false)).key;
+});
+
+async function call(path: string, key: string, body?: object, operation?: OperationId) {
+  const response = await handle(new Request(`http://api.test/v3${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  }));
+  const answer = await response.json();
+  if (operation) expectResponseMatches(operation, response, answer);
+  return { status: response.status, body: answer };
+}
+
+const operations = { settle: 'settleSandboxFixture', resettle: 'resettleSandboxFixture', void: 'voidSandboxFixture' } as const;
+const fixture = (id: string, action: keyof typeof operations, outcome?: string, key = testKey) =>
+  call(`/sandbox/sportsbook/fixtures/${id}/${action}`, key, outcome ? { outcome } : {}, operations[action]);
+
+const leg = (fixture_id: string, pick: string, odds: string) => ({ fixture_id, event: fixture_id, market: '1X2', pick, odds });
+
+describe('the demo sportsbook and its fixtures', () => {
+  it('settles, resettles and voids fixtures: each bet naming one is settled as its legs say, once', async () => {
+    const player = `player-${randomUUID()}`;
+    expect((await call('/sandbox/players', testKey, { player_id: player, currency: 'EUR', balance: '100' })).status).toBe(200);
+    const session = await handle(sessionRequest({ player_id: player, game_id: 'cgs-sandbox:sportsbook', currency: 'EUR' }, { key: testKey }));
+    expect(session.status).toBe(201);
+    const token = new URL((await session.json()).launch_url).searchParams.get('token')!;
+    // Unique fixtures for this test: the results are the operator's, one world per client.
+    const [north, west] = [`north-${randomUUID().slice(0, 8)}`, `west-${randomUUID().slice(0, 8)}`];
+    const place = async (legs: object[], odds: string, potential: string) => {
+      const bet = `sb-${randomUUID()}`;
+      const placed = await call('/provider/sportsbook/bets', SANDBOX_PROVIDER_KEY, {
+        session_token: token, bet_id: bet, transaction_id: `tx-${randomUUID()}`, amount: '10', odds, potential_payout: potential,
+        selections: legs,
+      }, 'providerSportsbookPlace');
+      expect(placed.status).toBe(200);
+      return bet;
+    };
+    const single = await place([leg(north, 'home', '2.10')], '2.1', '21');
+    const acca = await place([leg(north, 'home', '2.10'), leg(west, 'away', '4.20')], '8.82', '88.2');
+    const draw = await place([leg(west, 'draw', '3.60')], '3.6', '36');
+    const balance = async () => (await call(`/sandbox/players/${player}`, testKey)).body.data[0].balance;
+    const changed = (answer: { body: { bets: { bet_id: string; status: string; result: string; payout: string }[] } }) =>
+      Object.fromEntries(answer.body.bets.map((b) => [b.bet_id, `${b.result} ${b.payout}`]));
+    expect(await balance()).toBe('70.0000');
+
+    // The single wins; the accumulator waits on its other leg.
+    const first = await fixture(north, 'settle', 'home');
+    expect(first).toMatchObject({ status: 200, body: { fixture_id: north, outcome: 'home' } });
+    expect(changed(first)).toEqual({ [single]: 'won 21.0000' });
+    expect(await balance()).toBe('91.0000');
+    expect(await fixture(north, 'settle', 'away')).toMatchObject({ status: 409, body: { code: 'fixture_settled' } });
+    expect(await fixture(west, 'resettle', 'away')).toMatchObject({ status: 409, body: { code: 'fixture_not_settled' } });
+
+    expect(changed(await fixture(west, 'settle', 'away'))).toEqual({ [acca]: 'won 88.2000', [draw]: 'lost 0.0000' });
+    expect(await balance()).toBe('179.2000');
+    // Resettled against the player: both bets on the home side lose what they paid.
+    expect(changed(await fixture(north, 'resettle', 'away'))).toEqual({ [single]: 'lost 0.0000', [acca]: 'lost 0.0000' });
+    expect(await balance()).toBe('70.0000');
+    // A void fixture: the draw's stake back; the accumulator stays lost on its other leg.
+    expect(changed(await fixture(west, 'void'))).toEqual({ [draw]: 'void 10.0000' });
+    expect(await balance()).toBe('80.0000');
+    // And back for the player: the accumulator pays its one won leg (the void one counts 1).
+    expect(changed(await fixture(north, 'resettle', 'home'))).toEqual({ [single]: 'won 21.0000', [acca]: 'won 21.0000' });
+    expect(await balance()).toBe('122.0000');
+
+    const { body: list } = await call(`/sportsbook/bets?player_id=${player}`, testKey, undefined, 'listSportsbookBets');
+    expect(Object.fromEntries(list.data.map((b: { bet_id: string; status: string; payout: string; paid: string }) =>
+      [b.bet_id, `${b.status} ${b.payout} ${b.paid}`]))).toEqual({
+      [single]: 'settled 21.0000 21.0000', [acca]: 'settled 21.0000 21.0000', [draw]: 'settled 10.0000 10.0000',
+    });
+    const byBet = await sql<{ type: string; bet: string }[]>`
+      select type, data->>'bet_id' as bet from public.event
+      where client_id = ${operator.account.id} and type like 'sportsbook.%' and data->>'player_id' = ${player}
+      order by created_at, id`;
+    expect(byBet.filter((e) => e.bet === acca).map((e) => e.type))
+      .toEqual(['sportsbook.bet.placed', 'sportsbook.bet.settled', 'sportsbook.bet.resettled', 'sportsbook.bet.resettled']);
+  });
+
+  it('takes test keys only, and names a fixture by its id', async () => {
+    expect(await fixture('northport-eastbay', 'settle', 'home', operator.key)).toMatchObject({ status: 403, body: { code: 'live_key' } });
+    expect(await fixture('Not_A_Fixture', 'void')).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect(await fixture('Not_A_Fixture', 'void', undefined, operator.key)).toMatchObject({ status: 403, body: { code: 'live_key' } });
+    expect((await fixture('northport-eastbay', 'settle', 'home', 'cgs_test_nope')).status).toBe(401);
+    expect(await fixture('northport-eastbay', 'settle', 'nobody')).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    // Nobody's bets: the outcome is kept, nothing changes.
+    const quiet = `quiet-${randomUUID().slice(0, 8)}`;
+    expect(await fixture(quiet, 'settle', 'draw')).toMatchObject({ status: 200, body: { fixture_id: quiet, outcome: 'draw', bets: [] } });
+  });
+});
