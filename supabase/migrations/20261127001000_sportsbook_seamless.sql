@@ -51,24 +51,30 @@ alter table public.wallet_call validate constraint wallet_call_action_check;
 -- The fields of a call carrying a bet's money: the provider's transaction, the bet (as `round_id`
 -- and `bet_id`, both prefixed with the provider's slug by private.wallet_request or here) and the
 -- amount.
+-- plpgsql, as the engine's other helpers (20261127000900_plpgsql_helpers.sql): a language sql
+-- function with its own search_path is planned again at every call from plpgsql.
 create function private.sportsbook_call_fields(round public.game_round, transaction_id text, amount numeric)
 returns jsonb
-language sql stable
+language plpgsql stable
 set search_path = ''
 as $$
-  select jsonb_build_object('transaction_id', transaction_id, 'round_id', round.provider_round_id,
-                            'bet_id', gp.slug || ':' || round.provider_round_id, 'amount', amount::numeric(20, 4)::text)
-  from public.game_provider gp where gp.id = round.provider_id;
+begin
+  return (select jsonb_build_object('transaction_id', transaction_id, 'round_id', round.provider_round_id,
+                                    'bet_id', gp.slug || ':' || round.provider_round_id, 'amount', amount::numeric(20, 4)::text)
+          from public.game_provider gp where gp.id = round.provider_id);
+end;
 $$;
 revoke execute on function private.sportsbook_call_fields from public, anon, authenticated, service_role;
 
 -- The balance a call on a bet answers when it moves no money: the float's (or test player's) in
 -- transfer mode; none in seamless mode.
 create function private.sportsbook_balance(round public.game_round, s public.game_session) returns text
-language sql stable
+language plpgsql stable
 set search_path = ''
 as $$
-  select case when round.wallet_mode = 'seamless' then null else private.balance_of(s, round.currency_code) end;
+begin
+  return case when round.wallet_mode = 'seamless' then null else private.balance_of(s, round.currency_code) end;
+end;
 $$;
 revoke execute on function private.sportsbook_balance from public, anon, authenticated, service_role;
 
@@ -79,10 +85,11 @@ revoke execute on function private.sportsbook_balance from public, anon, authent
 create function private.sportsbook_call_answer(
   t public.round_transaction, round public.game_round, bet public.sportsbook_bet, balance text, owed_extra numeric
 ) returns json
-language sql stable
+language plpgsql stable
 set search_path = ''
 as $$
-  select case
+begin
+  return case
     when t.kind in ('sportsbook_settle', 'sportsbook_unsettle') then (
       select json_build_object(
         'transaction_id', t.transaction_id, 'bet_id', round.provider_round_id,
@@ -95,6 +102,7 @@ as $$
       limit 1)
     else private.sportsbook_answer(t.transaction_id, round.provider_round_id, bet.status, bet, balance, round.currency_code)
   end;
+end;
 $$;
 revoke execute on function private.sportsbook_call_answer from public, anon, authenticated, service_role;
 
@@ -103,12 +111,15 @@ revoke execute on function private.sportsbook_call_answer from public, anon, aut
 create function private.sportsbook_queue_move(
   t public.round_transaction, s public.game_session, round public.game_round, action text, amount numeric
 ) returns table (outcome text, body json)
-language sql
+language plpgsql
 set search_path = ''
 as $$
+begin
+  return query
   select q.outcome, q.body
   from private.queue_wallet_call(t, s, action, private.sportsbook_call_fields(round, t.transaction_id, amount)
                                  || case when action = 'clawback' then '{"action": "debit"}'::jsonb else '{}'::jsonb end) q;
+end;
 $$;
 revoke execute on function private.sportsbook_queue_move from public, anon, authenticated, service_role;
 
