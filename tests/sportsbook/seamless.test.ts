@@ -17,7 +17,8 @@ import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference
 import { isolatedDatabase, newOperator, type Operator, sessionRequest, validBody } from '../helpers/api.ts';
 import { sportsbookGame } from './sportsbook.ts';
 
-const TIMEOUT_MS = 300;
+// Long enough for a loaded machine's answer; the slow wallet below answers only once the test says.
+const TIMEOUT_MS = 2_000;
 const local = { allowPrivateUrls: true, walletTimeoutMs: TIMEOUT_MS };
 let owner: Sql;
 let endpoint: Sql;
@@ -153,8 +154,11 @@ describe('the sportsbook in seamless mode', () => {
     const bet = id('bet');
     const body = placement(token, bet);
     wallet.misbehave = 'slow';
-    wallet.slowMs = TIMEOUT_MS * 3;
+    let answer!: () => void;
+    wallet.slowUntil = new Promise<void>((resolve) => (answer = resolve));
     expect(await post(null, '', body)).toMatchObject({ status: 502, body: { code: 'wallet_failed', retryable: false } });
+    answer();
+    wallet.slowUntil = undefined;
     expect(await betOf(bet)).toMatchObject({ status: 'discarded', round_status: 'cancelled', paid: '0.0000' });
     expect((await betOf(bet)).settlements).toEqual([expect.objectContaining({ type: 'discard', reason: 'wallet_failed' })]);
     expect((await eventsOf(bet)).map((event) => [event.type, event.data.reason])).toEqual([['sportsbook.bet.discarded', 'wallet_failed']]);
