@@ -28,7 +28,7 @@ export function portalConfig({ root, pagesDir }: { root: string; pagesDir: strin
       logo: '/logo.svg',
       siteTitle: 'CGS Developers',
       nav: [
-        { text: 'Guide', link: '/quickstart', activeMatch: '^/(quickstart|authentication|environments|sandbox|sessions|catalogue|rounds|reports|free-rounds|webhooks|compliance|idempotency|errors|operations|hosting)' },
+        { text: 'Guide', link: '/quickstart', activeMatch: '^/(quickstart|authentication|environments|sandbox|sessions|catalogue|rounds|reports|free-rounds|sportsbook|webhooks|compliance|idempotency|errors|operations|hosting)' },
         { text: 'API reference', link: '/api-reference.html', target: '_self' },
         { text: 'SDKs', link: '/sdks/typescript', activeMatch: '^/sdks/' },
         { text: 'Downloads', link: '/downloads' },
@@ -52,6 +52,7 @@ export function portalConfig({ root, pagesDir }: { root: string; pagesDir: strin
             { text: 'Rounds and wallet modes', link: '/rounds' },
             { text: 'Reports and reconciliation', link: '/reports' },
             { text: 'Give free rounds', link: '/free-rounds' },
+            { text: 'Integrate a sportsbook', link: '/sportsbook' },
             { text: 'Webhooks', link: '/webhooks' },
             { text: 'Compliance', link: '/compliance' },
             { text: 'Idempotency', link: '/idempotency' },

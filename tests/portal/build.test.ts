@@ -43,7 +43,7 @@ describe('npm run portal:build', () => {
 
   it('makes every page of the portal', async () => {
     const pages = [
-      'index', 'quickstart', 'authentication', 'environments', 'sandbox', 'sessions', 'catalogue', 'rounds', 'free-rounds', 'webhooks',
+      'index', 'quickstart', 'authentication', 'environments', 'sandbox', 'sessions', 'catalogue', 'rounds', 'free-rounds', 'sportsbook', 'webhooks',
       'compliance', 'idempotency', 'errors', 'changelog', 'downloads', 'operations', 'hosting', 'sdks/typescript', 'sdks/go',
       'sdks/python', 'api-reference',
     ];
