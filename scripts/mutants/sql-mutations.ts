@@ -53,6 +53,8 @@ const SANDBOX_LEDGER_READS = '20261127002001_sandbox_ledger_reads.sql';
 const SANDBOX_RESET_FREE_ROUNDS = '20261127002002_sandbox_reset_free_rounds.sql';
 // Reports (issue 36): the closed days' cells at the report's grains, and the report that reads them.
 const REPORT_CELLS = '20261127004002_ggr_day_cells.sql';
+// Reports: what a test-mode free round paid, read from the test ledger (replaces ggr_cells and reconciliation_line).
+const REPORT_TEST_FREE = '20261127004003_test_free_round_wins.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -1043,5 +1045,10 @@ export const sqlMutations: SqlMutation[] = [
     id: 'reports-4', file: REPORT_CELLS, tests: ['tests/reports/ggr-property.test.ts'],
     find: "when by_provider or ggr_report.provider is not null then 'provider'", replace: "when by_provider then 'provider'",
     description: "a report by day of one provider reads the cells of every provider's day",
+  },
+  {
+    id: 'reports-5', file: REPORT_TEST_FREE, tests: ['tests/reports/reports-api.test.ts'],
+    find: "coalesce(l.amount, sl.amount, (fc.request->>'amount')::numeric, 0)", replace: "coalesce(l.amount, (fc.request->>'amount')::numeric, 0)",
+    description: 'what a test-mode free round paid is not counted in free_round_wins',
   },
 ];

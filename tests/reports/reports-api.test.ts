@@ -84,6 +84,36 @@ describe('GET /v3/reports/ggr', () => {
     expect((await get(`/reports/ggr?from=${day(0)}&to=${day(0)}`, other.key)).body).toMatchObject({ data: [], totals: [] });
   });
 
+  it('counts what a free round paid in test mode too, from the test ledger\'s line, and the reconciliation shows it moved', async () => {
+    const own = await newOperator(sql, 'reports-free-test');
+    const testKey = (await issueKey(sql, own.account, 'Sandbox', false)).key;
+    const code = `rfr-${randomUUID().slice(0, 8)}`;
+    const [game] = await sql`
+      insert into public.game (provider_id, code, name, category, currencies)
+      select id, ${code}, 'Report Free Rounds', 'slots', '{}' from public.game_provider where slug = 'pragmatic-play' returning id`;
+    await sql`insert into public.game_free_rounds (game_id, payout_mode, max_rounds, max_validity_days, stakes)
+              values (${game.id}, 'per_round', 100, 30, ${sql.json({ EUR: [0.2] })})`;
+    const call = (method: string, path: string, body: object) => handle(new Request(`http://api.test/v3${path}`, {
+      method, headers: { authorization: `Bearer ${testKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+    expect((await call('POST', '/sandbox/players', { player_id: 'fr-1', currency: 'EUR', balance: '5' })).ok).toBe(true);
+    const made = await call('POST', '/free-rounds/campaigns', { external_id: id('c'), name: 'Spins', game_ids: [`pragmatic-play:${code}`],
+      currency: 'EUR', bet_amount: '0.2', rounds: 1, valid_until: new Date(Date.now() + 86_400_000).toISOString(), player_ids: ['fr-1'] });
+    expect(made.status).toBe(201);
+    const [grant] = await sql`select id from public.free_round_grant where campaign_id = ${(await made.json()).id}`;
+    const token = await launchToken(handle, { ...own, key: testKey }, { player_id: 'fr-1', game_id: `pragmatic-play:${code}`, currency: 'EUR' });
+    const round = id('round');
+    expect((await post('bets', { session_token: token, transaction_id: id('fb'), round_id: round, amount: '0.2',
+      free_round_grant_id: grant.id })).status).toBe(200);
+    const paid = id('fw');
+    expect((await post('wins', { session_token: token, transaction_id: paid, round_id: round, amount: '1.5', round_closed: true,
+      free_round_grant_id: grant.id })).status).toBe(200);
+    const report = await get(`/reports/ggr?from=${day(0)}&to=${day(0)}`, testKey);
+    expect(report.body.totals).toEqual([{ currency: 'EUR', bets: '0.0000', wins: '0.0000', free_round_wins: '1.5000', rolled_back: '0.0000',
+      voided: '0.0000', ggr: '0.0000', rounds: 1, players: 0 }]);
+    const lines = (await get(`/reconciliation/transactions?date=${day(0)}`, testKey)).body.data;
+    expect(lines.map((l: Record<string, string>) => `${l.type} ${l.moved}`)).toEqual(['bet 0.0000', 'win 1.5000']);
+  });
+
   it('refuses what it cannot answer: every bad parameter at once (400), a bad key (401), too many cells (422)', async () => {
     const bad = await get('/reports/ggr?from=2026-02-30&to=2025-01-01&group_by=day,day&currency=eur&colour=red');
     expect(bad).toMatchObject({ status: 400, body: { code: 'invalid_parameters' } });
