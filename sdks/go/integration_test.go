@@ -763,3 +763,48 @@ func TestIntegrationReconciliationCSV(t *testing.T) {
 		t.Errorf("30 February: %v", err)
 	}
 }
+
+func TestIntegrationFreeRounds(t *testing.T) {
+	env := integration(t)
+	ctx := context.Background()
+	test := env.test()
+
+	params := &cgs.FreeRoundCampaignCreateParams{
+		ExternalID: "go-" + strconv.FormatInt(time.Now().UnixNano(), 36), Name: "Go spins", GameIDs: []string{"cgs-sandbox:lucky-sevens"},
+		Currency: "EUR", BetAmount: "0.20", Rounds: 5, ValidUntil: time.Now().Add(72 * time.Hour), MaxWin: "10",
+		PlayerIDs: []string{"go-fr-1"},
+	}
+	campaign, err := test.FreeRounds.CreateCampaign(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if campaign.Livemode || campaign.Status != cgs.FreeRoundCampaignActive || !campaign.BetAmount.Equal("0.2") || campaign.Grants.Pending != 1 {
+		t.Errorf("campaign %+v", campaign)
+	}
+	again, err := test.FreeRounds.CreateCampaign(ctx, params)
+	if err != nil || again.ID != campaign.ID {
+		t.Errorf("the same params again: %+v, %v", again, err)
+	}
+	added, err := test.FreeRounds.AddPlayers(ctx, campaign.ID, &cgs.FreeRoundPlayersParams{PlayerIDs: []string{"go-fr-1", "go-fr-2"}})
+	if err != nil || added.Created != 1 || added.Unchanged != 1 {
+		t.Errorf("added %+v, %v", added, err)
+	}
+	removed, err := test.FreeRounds.RemovePlayer(ctx, campaign.ID, "go-fr-2")
+	if err != nil || removed.PlayerID != "go-fr-2" || removed.Status != cgs.FreeRoundGrantCancelled || removed.RoundsLeft != 0 {
+		t.Errorf("removed %+v, %v", removed, err)
+	}
+	if again, err := test.FreeRounds.RemovePlayer(ctx, campaign.ID, "go-fr-2"); err != nil || again.ID != removed.ID {
+		t.Errorf("removed again %+v, %v", again, err)
+	}
+	if _, err := test.FreeRounds.RemovePlayer(ctx, campaign.ID, "nobody"); !cgs.HasCode(err, cgs.CodeNotFound) {
+		t.Errorf("a player without a grant: %v", err)
+	}
+	grants, err := test.FreeRounds.ListGrants(&cgs.FreeRoundGrantListParams{CampaignID: campaign.ID, Status: cgs.FreeRoundGrantPending}).All(ctx)
+	if err != nil || len(grants) != 1 || grants[0].PlayerID != "go-fr-1" || grants[0].RoundsLeft != 5 {
+		t.Errorf("pending grants %+v, %v", grants, err)
+	}
+	cancelled, err := test.FreeRounds.CancelCampaign(ctx, campaign.ID)
+	if err != nil || cancelled.Status != cgs.FreeRoundCampaignCancelled || cancelled.Grants.Cancelled != 2 {
+		t.Errorf("cancelled %+v, %v", cancelled, err)
+	}
+}

@@ -339,3 +339,28 @@ def test_player_restrictions_are_set_read_and_guarded(live):
 def test_the_discovery_documents(live):
     assert live.discovery.jwks()["keys"]
     assert live.discovery.openapi()["openapi"].startswith("3.1")
+
+
+# -- free rounds ------------------------------------------------------------------------------
+
+
+def test_a_campaign_is_created_granted_a_player_removed_and_cancelled(test_mode):
+    until = dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=3)
+    arguments = dict(
+        external_id=unique("py"), name="Python spins", game_ids=["cgs-sandbox:lucky-sevens"], currency="EUR",
+        bet_amount="0.20", rounds=5, valid_until=until, max_win=Decimal("10"), player_ids=["py-fr-1"],
+    )
+    campaign = test_mode.free_round_campaigns.create(**arguments)
+    assert (campaign.livemode, campaign.status, campaign.bet_amount, campaign.grants.pending) == (False, "active", Decimal("0.2"), 1)
+    assert test_mode.free_round_campaigns.create(**arguments).id == campaign.id
+    added = test_mode.free_round_campaigns.add_players(campaign.id, player_ids=["py-fr-1", "py-fr-2"])
+    assert (added.created, added.unchanged) == (1, 1)
+    removed = test_mode.free_round_campaigns.remove_player(campaign.id, "py-fr-2")
+    assert (removed.player_id, removed.status, removed.rounds_left) == ("py-fr-2", "cancelled", 0)
+    assert test_mode.free_round_campaigns.remove_player(campaign.id, "py-fr-2") == removed
+    with pytest.raises(casino_gaming.NotFoundError):
+        test_mode.free_round_campaigns.remove_player(campaign.id, "nobody")
+    pending = list(test_mode.free_round_grants.list(campaign_id=campaign.id, status="pending"))
+    assert [(g.player_id, g.rounds_left) for g in pending] == [("py-fr-1", 5)]
+    cancelled = test_mode.free_round_campaigns.cancel(campaign.id)
+    assert (cancelled.status, cancelled.grants.cancelled) == ("cancelled", 2)

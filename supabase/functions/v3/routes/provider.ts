@@ -105,7 +105,7 @@ const refusals: Record<Exclude<Refusal, 'insufficient_funds' | 'wallet_refused'>
   free_round_stake_mismatch: "A free bet's amount is its grant's bet_amount.",
   free_rounds_exhausted: 'Every round of the free-round grant is used.',
   free_round_grant_expired: 'The free-round grant has expired: it takes no free bet.',
-  free_round_campaign_cancelled: 'The free-round campaign was cancelled: no new free bet (a round in play still settles).',
+  free_round_campaign_cancelled: 'The free-round campaign, or this player\'s grant of it, was cancelled: no new free bet (a round in play still settles).',
   free_round_campaign_scheduled: 'The free-round campaign has not started yet.',
   free_round_mismatch: 'The round is funded otherwise: a free round takes free bets of its own grant only, and a cash round no free bet.',
   free_round_already_paid: 'The free-round grant was paid out already, under another transaction_id.',
