@@ -97,7 +97,8 @@ describe('connect_timeout', () => {
         const response = await handle(request);
         expect(response.status).toBe(503);
         expect(Date.now() - started).toBeGreaterThanOrEqual(450);
-        expect(Date.now() - started).toBeLessThan(2_000);
+        // Well before postgres.js's own 30 s default, with room for a loaded machine.
+        expect(Date.now() - started).toBeLessThan(10_000);
       }
       expect(hole.accepted()).toBeGreaterThan(0); // it did reach the black hole
     } finally {

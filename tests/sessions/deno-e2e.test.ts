@@ -56,9 +56,10 @@ async function refusedStart(env: Record<string, string>): Promise<Error> {
 }
 
 describe('v3 under Deno', () => {
+  // A whole type-check of the function: minutes on a loaded machine, not the default 30 s.
   it('type-checks under Deno (deno check), offline', async () => {
     await expect(checkFunction({ DENO_DIR: denoDir })).resolves.toBeUndefined();
-  });
+  }, 180_000);
 
   it('creates a session over HTTP: 201, Location under /functions/v1, a launch URL', async () => {
     const response = await post(validBody);
