@@ -44,6 +44,8 @@ const SPORTSBOOK = '20261126000600_sportsbook.sql';
 const SPORTSBOOK_SEAMLESS = '20261127001000_sportsbook_seamless.sql';
 // Replaces the one rule per field migration's private.reference_problems.
 const REFERENCES = '20261126000800_reference_problems_plpgsql.sql';
+// One rule per field (issue 37): replaces put_player_restrictions and session_compliance.
+const FIELDS = '20261126000400_one_rule_per_field.sql';
 // The sandbox's ledger (issue 37): replaces move_money (its test branch; the live one is the same text,
 // so the live mutations of move_money live here too), put_sandbox_player and reset_sandbox.
 const SANDBOX_LEDGER = '20261127002000_sandbox_ledger.sql';
@@ -151,19 +153,19 @@ export const sqlMutations: SqlMutation[] = [
     description: "a rolled-back bet stays counted in the player's losses (counted twice)",
   },
   {
-    id: 'rounds-16', file: ROUNDS, tests: roundTests,
-    find: "where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back and not t.settled",
+    id: 'rounds-16', file: FREE_PLAY, tests: roundTests,
+    find: "where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back and not t.settled", occurrence: 2,
     replace: "where t.round_id = round.id and t.kind = 'bet' and not t.settled",
     description: 'cancelling a round gives back a bet that was already rolled back (paid twice)',
   },
   {
-    id: 'rounds-17', file: ROUNDS, tests: roundTests,
+    id: 'rounds-17', file: FREE_PLAY, tests: roundTests,
     find: 'if round.total_win > 0 or exists (select 1 from public.round_transaction t where t.round_id = round.id and t.settled) then',
     replace: 'if round.total_win > 0 then',
     description: 'staff cancel a round a win of 0 settled',
   },
   {
-    id: 'rounds-18', file: ROUNDS, tests: roundTests,
+    id: 'rounds-18', file: FREE_PLAY, tests: roundTests,
     find: "    update public.round_transaction t set settled = true where t.round_id = round.id and t.kind = 'bet' and not t.rolled_back;",
     replace: '    null;',
     description: 'a round closed by staff leaves its bets open to a later rollback',
@@ -240,8 +242,8 @@ export const sqlMutations: SqlMutation[] = [
     description: "a win of an open round is paid in the mode in force, not the round's wallet",
   },
   {
-    id: 'rounds-24', file: ROUNDS, tests: modeSwitchTests,
-    find: "seamless := round.wallet_mode = 'seamless';", occurrence: 2,
+    id: 'rounds-24', file: FREE_PLAY, tests: modeSwitchTests,
+    find: "seamless := round.wallet_mode = 'seamless';", occurrence: 3,
     replace: "seamless := private.lock_wallet_mode(round.client_id, round.livemode, false) = 'seamless';",
     description: "staff cancelling a round give its bets back in the mode in force, not the round's wallet",
   },
@@ -378,8 +380,8 @@ export const sqlMutations: SqlMutation[] = [
     description: "an accepted debit is missing from its round's total",
   },
   {
-    id: 'seamless-5', file: SEAMLESS, tests: seamlessTests,
-    find: "status = case when wait is null then 'failed' else 'pending' end,", replace: "status = 'pending',",
+    id: 'seamless-5', file: SPORTSBOOK_SEAMLESS, tests: seamlessTests,
+    find: "status = case when wait is null then 'failed' else 'pending' end,", occurrence: 2, replace: "status = 'pending',",
     description: 'a credit the operator never takes is retried for ever, never failed',
   },
   {
@@ -512,7 +514,7 @@ export const sqlMutations: SqlMutation[] = [
     description: "a new test player's opening balance is not in the test float",
   },
   {
-    id: 'sandbox-7', file: SANDBOX_LEDGER, tests: testLedgerTests,
+    id: 'sandbox-7', file: SANDBOX_RESET_FREE_ROUNDS, tests: testLedgerTests,
     find: 'delete from public.sandbox_wallet w where w.client_id = caller.client_id;', replace: '',
     description: 'a reset leaves the test floats as they were (the next test player adds to an old sum)',
   },
@@ -650,14 +652,14 @@ export const sqlMutations: SqlMutation[] = [
     description: 'the monthly loss limit is not enforced',
   },
   {
-    id: 'compliance-6', file: RESPONSIBLE, tests: restrictionTests,
+    id: 'compliance-6', file: FIELDS, tests: restrictionTests,
     find: "or (current.cool_off_until > now() and coalesce(wanted.cool_off_until, '-infinity') < current.cool_off_until)",
     replace: 'or false',
     description: 'a cool-off can be shortened or lifted before it ends',
   },
   {
-    id: 'compliance-7', file: COMPLIANCE, tests: ['tests/compliance/sessions.test.ts'],
-    find: 'elsif country = any (j.blocked_countries) or (cardinality', replace: 'elsif (cardinality',
+    id: 'compliance-7', file: FIELDS, tests: ['tests/compliance/sessions.test.ts'],
+    find: 'and (country = any (j.blocked_countries) or (cardinality', replace: 'and ((cardinality',
     description: "a jurisdiction's blocked country may launch sessions",
   },
   {

@@ -2,7 +2,7 @@
 // `killed`, an equivalent one `survived`, one that does not apply `invalid`, and text that is no
 // longer in the file `not_found`, loudly. Proven on a scratch migration and its own check file, then
 // the real list is checked against today's migrations.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, inject, it } from 'vitest';
 import { paths } from '../../scripts/lib/database.ts';
 import { applyMutation, classify, runMutations, sqlMarkdown } from '../../scripts/mutants/sql-harness.ts';
@@ -100,5 +100,30 @@ describe('the list of plpgsql mutations', () => {
       if ('error' in applied) missing.push(`${m.id}: ${applied.detail}`);
     }
     expect(missing).toEqual([]);
+  });
+
+  // A later migration's `create or replace` of the function would make the mutant a no-op that
+  // "survives": the entry must follow the function to its last definition.
+  it('mutates each function where it is last defined', async () => {
+    const dir = `${paths.root}supabase/migrations/`;
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+    const texts = new Map(await Promise.all(files.map(async (f) => [f, await readFile(`${dir}${f}`, 'utf8')] as const)));
+    const definition = /create\s+(?:or\s+replace\s+)?function\s+([\w.]+)\s*\(/i;
+    const stale: string[] = [];
+    for (const m of sqlMutations) {
+      const applied = applyMutation(texts.get(m.file) ?? '', m);
+      if ('error' in applied) continue; // the test above reports it
+      const lines = texts.get(m.file)!.split('\n');
+      let name: string | undefined;
+      for (let i = applied.line - 1; i >= 0 && !name; i--) {
+        if (i < applied.line - 1 && lines[i].trimEnd() === '$$;') break; // outside any function body
+        name = definition.exec(lines[i])?.[1];
+      }
+      if (!name) continue;
+      const again = new RegExp(`create\\s+(?:or\\s+replace\\s+)?function\\s+${name.replace('.', '\\.')}\\s*\\(`, 'i');
+      const later = files.filter((f) => f > m.file && again.test(texts.get(f)!));
+      if (later.length) stale.push(`${m.id}: ${name} is defined again in ${later.join(', ')}`);
+    }
+    expect(stale).toEqual([]);
   });
 });
