@@ -27,8 +27,6 @@ const LEFT: Record<string, string> = {
   'private.wallet_setting_json': LATER,
   'private.webhook_endpoint_json': LATER,
   'private.money_text': LATER,
-  'private.free_round_campaign_fingerprint': LATER,
-  'private.free_round_games': LATER,
 };
 
 describe('functions the requests call', () => {
