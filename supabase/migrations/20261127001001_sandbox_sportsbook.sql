@@ -153,14 +153,18 @@ $$;
 revoke execute on function private.sandbox_fixture_outcome from public, anon, authenticated, service_role;
 
 -- The bets the answer shows, as the bets API shows them (the caller's, in test mode).
+-- plpgsql, as every function of a request (tests/data/function-language.test.ts).
 create function private.sandbox_fixture_bets(key_hash text, round_ids uuid[])
 returns table (bet text)
-language sql stable
+language plpgsql stable
 set search_path = ''
 as $$
+begin
+  return query
   select private.sportsbook_bet_json(b.round_id)::text
   from private.authenticate_api_key(sandbox_fixture_bets.key_hash) a
   join public.sportsbook_bet b on b.client_id = a.client_id and b.livemode = a.livemode and b.round_id = any (sandbox_fixture_bets.round_ids)
   order by b.placed_at, b.round_id;
+end;
 $$;
 revoke execute on function private.sandbox_fixture_bets from public, anon, authenticated, service_role;
