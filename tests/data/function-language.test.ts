@@ -27,8 +27,6 @@ const LEFT: Record<string, string> = {
   'private.wallet_setting_json': LATER,
   'private.webhook_endpoint_json': LATER,
   'private.money_text': LATER,
-  // The demo sportsbook's read of a fixture's bets, once per sandbox settlement.
-  'private.sandbox_fixture_bets': LATER,
 };
 
 describe('functions the requests call', () => {
