@@ -33,11 +33,15 @@ export interface FileResult {
   /** Mutants the TypeScript checker refused. Not in the score. */
   invalid: number;
   open: { line: number; status: 'survived' | 'no coverage'; mutator: string; replacement: string }[];
+  /** The test files the run was limited to (--testFiles); absent when it ran every related test. */
+  tests?: string[];
+  /** Static mutants left out (--ignoreStatic): not run, so in no count; absent when none. */
+  notRun?: number;
 }
 
 export type Results = Record<string, FileResult>;
 
-export function fileResults(report: StrykerReport, ranAt: Date): Results {
+export function fileResults(report: StrykerReport, ranAt: Date, tests?: string[]): Results {
   return Object.fromEntries(Object.entries(report.files).map(([file, { mutants }]) => {
     const count = (...statuses: Status[]) => mutants.filter((m) => statuses.includes(m.status)).length;
     return [file, {
@@ -57,11 +61,13 @@ export function fileResults(report: StrykerReport, ranAt: Date): Results {
           mutator: m.mutatorName,
           replacement: m.replacement ?? '',
         })),
+      ...(tests && { tests }),
+      ...(count('Ignored') && { notRun: count('Ignored') }),
     }];
   }));
 }
 
-type Counts = Omit<FileResult, 'ranAt' | 'open'>;
+type Counts = Omit<FileResult, 'ranAt' | 'open' | 'tests' | 'notRun'>;
 /** Detected (killed or timed out) over every mutant that compiled. */
 const score = (s: Counts) => percent(s.killed + s.timeout, s.killed + s.timeout + s.survived + s.noCoverage);
 /**
@@ -83,6 +89,8 @@ export function strykerMarkdown(results: Results): string {
   const line = (name: string, s: Counts, ranAt = '') =>
     `| ${name} | ${s.killed} | ${s.timeout} | ${s.survived} | ${s.noCoverage} | ${s.setupBroken} | ${s.invalid} | ${score(s)} | ${scoreWithoutTimeouts(s)} | ${ranAt} |`;
   const open = files.flatMap((file) => results[file].open.map((m) => ({ file, ...m })));
+  const limited = files.filter((file) => results[file].tests);
+  const partial = files.filter((file) => results[file].notRun);
   return [
     `${total.killed + total.timeout} of ${total.killed + total.timeout + total.survived + total.noCoverage} mutants detected `
     + `(${score(total)}; ${scoreWithoutTimeouts(total)} with the timeouts left out) in ${files.length} files.`,
@@ -92,6 +100,14 @@ export function strykerMarkdown(results: Results): string {
     ...files.map((file) => line(`\`${file}\``, results[file], results[file].ranAt)),
     line('**All**', total),
     '',
+    ...(limited.length
+      ? ['Runs limited to some test files (`--testFiles`):', '',
+        ...limited.map((file) => `- \`${file}\`: ${results[file].tests!.map((t) => `\`${t}\``).join(', ')}`), '']
+      : []),
+    ...(partial.length
+      ? ['Static mutants left out of a run (`--ignoreStatic`), in no count:', '',
+        ...partial.map((file) => `- \`${file}\`: ${results[file].notRun}`), '']
+      : []),
     open.length ? `Survivors and mutants no test reached (${open.length}):` : 'No survivors.',
     '',
     ...open.map((m) => `- \`${m.file}:${m.line}\` ${m.status}, ${m.mutator}: \`${cell(m.replacement)}\``),

@@ -1,8 +1,12 @@
-// `npm run mutants [-- --mutate <glob>[,<glob>...]] [--concurrency <n>] [--logLevel <level>]`:
-// StrykerJS over supabase/functions (stryker.config.mjs), then the Stryker section of
-// docs/mutation-testing.md. Whole files (a full run, or --mutate globs) replace those files' results
-// in scripts/mutants/stryker-results.json, from which the section is written; a line range
-// (--mutate file.ts:20-30) only prints its result.
+// `npm run mutants [-- --mutate <glob>[,<glob>...]] [--testFiles <glob>[,<glob>...]] [--ignoreStatic]
+// [--concurrency <n>] [--logLevel <level>]`: StrykerJS over supabase/functions (stryker.config.mjs),
+// then the Stryker section of docs/mutation-testing.md. Whole files (a full run, or --mutate globs)
+// replace those files' results in scripts/mutants/stryker-results.json, from which the section is
+// written; a line range (--mutate file.ts:20-30) only prints its result. --testFiles runs only those
+// test files, in the initial run and so for every mutant (the area's tests, rather than every test
+// that imports the file, which for a route is most of the API's): a mutant they do not reach is
+// reported as not covered. --ignoreStatic leaves out the mutants of code that runs outside any test
+// (each would run every test); the doc counts them as not run.
 //
 // Stryker 10 declares Node >= 22 and its command line refuses anything older; this project runs on
 // Node 20 (package.json "engines", CI). Only the command line checks: its API, loaded here by path
@@ -17,12 +21,15 @@ import { fileResults, type Results, type StrykerReport, strykerMarkdown } from '
 const { values } = parseArgs({
   options: {
     mutate: { type: 'string', short: 'm', multiple: true },
+    testFiles: { type: 'string', multiple: true },
+    ignoreStatic: { type: 'boolean' },
     concurrency: { type: 'string' },
     logLevel: { type: 'string' },
   },
 });
 const mutate = values.mutate?.flatMap((glob) => glob.split(',')).filter(Boolean);
 const partial = mutate?.some((glob) => /:\d/.test(glob));
+const testFiles = values.testFiles?.flatMap((glob) => glob.split(',')).filter(Boolean);
 
 const { Stryker } = await import(`${paths.root}node_modules/@stryker-mutator/core/dist/src/stryker.js`) as {
   Stryker: new (options: Record<string, unknown>) => { runMutationTest(): Promise<unknown> };
@@ -35,6 +42,8 @@ try {
   await new Stryker({
     configFile: 'stryker.config.mjs',
     ...(mutate && { mutate: [...mutate, ...excluded] }),
+    ...(testFiles && { testFiles }),
+    ...(values.ignoreStatic && { ignoreStatic: true }),
     ...(values.concurrency && { concurrency: Number(values.concurrency) }),
     ...(values.logLevel && { logLevel: values.logLevel }),
   }).runMutationTest();
@@ -45,7 +54,7 @@ try {
 }
 
 const report = JSON.parse(await readFile(`${paths.root}reports/mutation/mutation.json`, 'utf8')) as StrykerReport;
-const latest = fileResults(report, new Date());
+const latest = fileResults(report, new Date(), testFiles);
 if (partial) {
   console.log(`\n${strykerMarkdown(latest)}\n\nPart of a file (${mutate!.join(', ')}): ${mutationDoc} left as it was`);
 } else {

@@ -90,6 +90,36 @@ describe('a player\'s restrictions through the API', () => {
     expect((await restrictions('GET', player)).body).toEqual(cooling.body);
     expect(await bet(await recordedPlayerSession(player), '1')).toBe('player_restricted');
   });
+
+  it('says why a running exclusion refuses the change', async () => {
+    const player = `p-${randomUUID()}`;
+    await restrictions('PUT', player, { cool_off_until: later(24) });
+    expect((await restrictions('PUT', player, {})).body.detail).toBe(
+      'A self-exclusion or cool-off is running: it cannot be lifted or shortened before it ends.');
+  });
+
+  it('refuses a limit in a currency the service does not offer with 422, at each limit, writing nothing', async () => {
+    const player = `p-${randomUUID()}`;
+    const refused = await restrictions('PUT', player, { stake_limits: { EUR: '1', QQQ: '2' }, loss_limits: { QQQ: { day: '5' } } });
+    expect(refused).toMatchObject({ status: 422, body: { code: 'reference_unavailable' } });
+    expect(refused.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code]).sort()).toEqual([
+      ['#/loss_limits/QQQ', 'unknown_currency'], ['#/stake_limits/QQQ', 'unknown_currency'],
+    ]);
+    expect((await restrictions('GET', player)).body.updated_at).toBeNull();
+  });
+
+  it('answers are never stored by a cache (a player\'s own limits), at the path with or without a trailing slash', async () => {
+    const player = `p-${randomUUID()}`;
+    for (const [method, body] of [['PUT', '{"stake_limits":{"EUR":"3"}}'], ['GET', undefined]] as const) {
+      for (const path of [`/v3/players/${player}/restrictions`, `/v3/players/${player}/restrictions/`]) {
+        const response = await handle(new Request(`http://api.test${path}`, {
+          method, headers: { authorization: `Bearer ${operator.key}`, 'content-type': 'application/json' }, body,
+        }));
+        expect([method, path, response.status, response.headers.get('cache-control')]).toEqual([method, path, 200, 'no-store']);
+        expect((await response.json()).stake_limits).toEqual({ EUR: '3.0000' });
+      }
+    }
+  });
 });
 
 describe('restrictions enforced', () => {

@@ -42,6 +42,24 @@ describe("Stryker's report as markdown", () => {
     expect(merged).toContain('| `supabase/functions/_shared/b.ts` | 1 | 0 | 0 | 0 | 0 | 0 | 100.0 % | 100.0 % | 2026-11-26 08:00 |');
     expect(merged).toContain('| `supabase/functions/_shared/a.ts` | 1 | 0 | 0 | 1 | 1 | 1 | 50.0 % | 50.0 % | 2026-11-25 10:00 |');
   });
+
+  it('says which test files a run was limited to (--testFiles), under the table', () => {
+    const limited = fileResults({ files: { 'supabase/functions/_shared/b.ts': { mutants: [mutant('1', 'Killed', 9)] } } } as StrykerReport,
+      new Date('2026-11-26T08:00:00Z'), ['tests/x/*.test.ts', 'tests/y.test.ts']);
+    const merged = strykerMarkdown({ ...results, ...limited });
+    expect(merged).toContain('Runs limited to some test files (`--testFiles`):\n\n'
+      + '- `supabase/functions/_shared/b.ts`: `tests/x/*.test.ts`, `tests/y.test.ts`\n');
+    expect(markdown).not.toContain('--testFiles');
+  });
+
+  it('counts the static mutants a run left out (--ignoreStatic) under the table, in no score', () => {
+    const partial = fileResults({ files: { 'supabase/functions/_shared/b.ts': { mutants: [mutant('1', 'Killed', 9), mutant('2', 'Ignored', 3)] } } } as StrykerReport,
+      new Date('2026-11-26T08:00:00Z'));
+    const merged = strykerMarkdown({ ...results, ...partial });
+    expect(merged).toContain('| `supabase/functions/_shared/b.ts` | 1 | 0 | 0 | 0 | 0 | 0 | 100.0 % | 100.0 % | 2026-11-26 08:00 |');
+    expect(merged).toContain('Static mutants left out of a run (`--ignoreStatic`), in no count:\n\n- `supabase/functions/_shared/b.ts`: 1\n');
+    expect(markdown).not.toContain('--ignoreStatic');
+  });
 });
 
 describe('the generated sections of docs/mutation-testing.md', () => {

@@ -115,6 +115,10 @@ export function responseProblems(operationId: OperationId, response: Response, b
   }
   const validate = schemaAt(`${pointer}/content/${escape(mediaType)}/schema`);
   if (!validate(body)) problems.push(`body: ${describeErrors(validate)}`);
+  // RFC 9457: a problem's detail explains this occurrence to a person; every refusal has its sentence.
+  if (mediaType === 'application/problem+json' && (body as { detail?: unknown } | null)?.detail === '') {
+    problems.push('body: a problem with an empty detail');
+  }
   return problems;
 }
 

@@ -228,3 +228,64 @@ describe('the provider API, found in review', () => {
     expect((await response.json()).code).toBe('duplicate_transaction');
   });
 });
+
+describe('the engine\'s refusals, through the provider API', () => {
+  it('answers each with 422, its code and a sentence saying why', async () => {
+    const own = await newOperator(sql, 'provider-refusals');
+    await sql`insert into public.wallet (client_id, currency_code, is_primary) values (${own.account.id}, 'EUR', true)`;
+    await sql`select * from public.record_transaction(${own.account.id}::uuid, 'EUR', 'deposit', 50::numeric)`;
+    const session = async (player = `p-${randomUUID()}`) => {
+      const response = await handle(sessionRequest({ ...validBody, player_id: player }, { key: own.key }));
+      expect(response.status).toBe(201);
+      const body = await response.json();
+      return { id: body.id as string, token: new URL(body.launch_url).searchParams.get('token')! };
+    };
+    const restricted = async (restrictions: object) => {
+      const player = `p-${randomUUID()}`;
+      const response = await handle(new Request(`http://api.test/v3/players/${player}/restrictions`, {
+        method: 'PUT', headers: { authorization: `Bearer ${own.key}`, 'content-type': 'application/json' }, body: JSON.stringify(restrictions),
+      }));
+      expect(response.status).toBe(200);
+      return session(player);
+    };
+    // Each refusal's problem: the contract check in post() also holds that its detail is not empty.
+    const refused = async (path: 'bets' | 'wins' | 'rollbacks', body: object, code: string) =>
+      expect(await post(path, body), code).toMatchObject({ status: 422, body: { code, detail: expect.stringMatching(/^[A-Z].+\.$/) } });
+    const bet = (token: string, round = id('round'), amount = '1', more: object = {}) =>
+      ({ session_token: token, transaction_id: id('bet'), round_id: round, amount, ...more });
+
+    const closed = await session();
+    await sql`update public.game_session set status = 'closed' where id = ${closed.id}`;
+    await refused('bets', bet(closed.token), 'session_closed');
+    const expired = await session();
+    await sql`update public.game_session set created_at = now() - interval '2 hours', expires_at = now() - interval '1 hour'
+              where id = ${expired.id}`;
+    await refused('bets', bet(expired.token), 'session_expired');
+
+    const [a, b] = [await session(), await session()];
+    const round = id('round');
+    expect((await post('bets', bet(a.token, round))).status).toBe(200);
+    await refused('bets', bet(b.token, round), 'round_mismatch');
+    await refused('wins', { session_token: a.token, transaction_id: id('win'), round_id: id('never'), amount: '1' }, 'unknown_round');
+    await refused('wins', { session_token: a.token, transaction_id: id('win'), round_id: round, amount: '1', bet_transaction_id: id('never') },
+      'unknown_transaction');
+    const win = id('win');
+    expect((await post('wins', { session_token: a.token, transaction_id: win, round_id: round, amount: '1' })).status).toBe(200);
+    await refused('rollbacks', { session_token: a.token, transaction_id: id('rb'), rolled_back_transaction_id: win }, 'invalid_rollback');
+    const shut = id('round');
+    expect((await post('bets', bet(a.token, shut, '1', { round_closed: true }))).status).toBe(200);
+    await refused('bets', bet(a.token, shut), 'round_closed');
+
+    await refused('bets', bet((await restricted({ stake_limits: { EUR: '1' } })).token, id('round'), '2'), 'stake_limit_exceeded');
+    await refused('bets', bet((await restricted({ loss_limits: { EUR: { day: '1' } } })).token, id('round'), '2'), 'loss_limit_reached');
+    const long = await restricted({ session_time_limit_minutes: 1 });
+    await sql`update public.game_session set created_at = now() - interval '2 minutes' where id = ${long.id}`;
+    await refused('bets', bet(long.token), 'session_time_exceeded');
+
+    // Last: the float filled to its 16 digits, which giving a bet back would pass.
+    const taken = bet(a.token);
+    const { body: { balance } } = await post('bets', taken);
+    await sql`select * from public.record_transaction(${own.account.id}::uuid, 'EUR', 'deposit', 9999999999999999 - ${balance}::numeric)`;
+    await refused('rollbacks', { session_token: a.token, transaction_id: id('rb'), rolled_back_transaction_id: taken.transaction_id }, 'amount_too_large');
+  });
+});
