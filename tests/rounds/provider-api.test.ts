@@ -289,3 +289,60 @@ describe('the engine\'s refusals, through the provider API', () => {
     await refused('rollbacks', { session_token: a.token, transaction_id: id('rb'), rolled_back_transaction_id: taken.transaction_id }, 'amount_too_large');
   });
 });
+
+describe('the provider API, as the mutation campaign asked', () => {
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  const fingerprint = async (tx: string) =>
+    (await sql`select request_fingerprint from public.round_transaction where transaction_id = ${tx}`)[0].request_fingerprint as string;
+
+  it('fingerprints a request by a fixed recipe, so a retry made across a release still replays', async () => {
+    const response = await handle(sessionRequest(validBody, { key: operator.key }));
+    const { id: sessionId, launch_url: url } = await response.json();
+    const token = new URL(url).searchParams.get('token')!;
+    const [bet, other, round] = [id('bet'), id('bet'), id('round')];
+    expect((await post('bets', { session_token: token, transaction_id: bet, round_id: round, amount: '1.50' })).status).toBe(200);
+    expect(await fingerprint(bet)).toBe(sha(JSON.stringify(['bet', sessionId, bet, round, '1.5', false])));
+    expect((await post('bets', { session_token: token, transaction_id: other, round_id: round, amount: '2' })).status).toBe(200);
+    const win = id('win');
+    expect((await post('wins', { session_token: token, transaction_id: win, round_id: round, amount: '3.10', bet_transaction_id: bet })).status)
+      .toBe(200);
+    expect(await fingerprint(win)).toBe(sha(JSON.stringify(['win', sessionId, win, round, '3.1', false, bet])));
+    const rollback = id('rb');
+    expect((await post('rollbacks', { session_token: token, transaction_id: rollback, rolled_back_transaction_id: other })).status).toBe(200);
+    expect(await fingerprint(rollback)).toBe(sha(JSON.stringify(['rollback', sessionId, rollback, other])));
+  });
+
+  it('answers are never stored by a cache: the balance, a bet and its replay', async () => {
+    const token = await launchToken();
+    const balance = await handle(new Request(`http://api.test/v3/provider/balance?session_token=${token}`, {
+      headers: { authorization: `Bearer ${providerKey}` },
+    }));
+    const bet = { session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '1' };
+    const send = () => handle(new Request('http://api.test/v3/provider/bets', {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` }, body: JSON.stringify(bet),
+    }));
+    for (const [name, answer] of [['balance', balance], ['bet', await send()], ['replay', await send()]] as const) {
+      expect([name, answer.status, answer.headers.get('cache-control'), answer.headers.get('content-type')])
+        .toEqual([name, 200, 'no-store', 'application/json']);
+    }
+  });
+
+  it('refuses a balance or free-rounds request without a session token (400) or of another provider (404), and a payout naming no grant id (422)', async () => {
+    for (const path of ['balance', 'free-rounds']) {
+      const response = await handle(new Request(`http://api.test/v3/provider/${path}`, { headers: { authorization: `Bearer ${providerKey}` } }));
+      expect([path, response.status, (await response.json()).code]).toEqual([path, 400, 'invalid_parameters']);
+    }
+    // Another provider's key finds no session behind the token.
+    const other = await handle(new Request(`http://api.test/v3/provider/free-rounds?session_token=${await launchToken()}`, {
+      headers: { authorization: `Bearer ${spribeKey}` },
+    }));
+    expect([other.status, (await other.json()).code]).toEqual([404, 'unknown_session']);
+    const payout = await handle(new Request('http://api.test/v3/provider/free-rounds/not-a-grant/payout', {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` },
+      body: JSON.stringify({ transaction_id: id('pay'), amount: '1' }),
+    }));
+    const body = await payout.json();
+    expectResponseMatches('providerFreeRoundPayout', payout, body);
+    expect([payout.status, body.code]).toEqual([422, 'free_round_grant_unknown']);
+  });
+});
