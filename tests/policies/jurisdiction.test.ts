@@ -2,13 +2,21 @@ import { randomInt } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { describeAccessMatrix, everyone, ownerAndStaff, staff } from './matrix.ts';
 
-/** A jurisdiction code none of the shipped ones uses: `ZZ-` and three letters or digits. */
-const unusedCode = () => `ZZ-${randomInt(36 ** 3).toString(36).toUpperCase().padStart(3, '0')}`;
+/**
+ * A jurisdiction code none of the shipped ones uses: `ZZ-` and three letters or digits, counted from
+ * a random start so that this file's codes never repeat (random draws from 46,656 met each other
+ * across a full run's rows).
+ */
+let nextCode = randomInt(36 ** 3);
+const unusedCode = () => `ZZ-${(nextCode++ % 36 ** 3).toString(36).toUpperCase().padStart(3, '0')}`;
 const jurisdictionOf = (code: string) => ({ code, name: 'Test regime', regulator: 'Test regulator' });
+/** A new jurisdiction; a code another file's test holds is passed over. */
 async function newJurisdiction(sql: Sql): Promise<string> {
-  const code = unusedCode();
-  await sql`insert into public.jurisdiction ${sql(jurisdictionOf(code))}`;
-  return code;
+  for (;;) {
+    const code = unusedCode();
+    const made = await sql`insert into public.jurisdiction ${sql(jurisdictionOf(code))} on conflict (code) do nothing returning code`;
+    if (made.length) return code;
+  }
 }
 
 // Every signed-in caller reads the jurisdictions (what a session must follow); staff manage them.
