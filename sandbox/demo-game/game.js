@@ -12,9 +12,8 @@
 // showing session time and net position where required, and reality checks at the session's (or
 // the jurisdiction's) interval. Money is counted in ten-thousandths as BigInt, never floats.
 
-// The demo provider's key is public by design: it plays test sessions only (see the demo game
-// migration), and the session token is what authorizes a spin.
-const PROVIDER_KEY = 'cgs_prov_SANDBOX-demo-game-public-key-test-only-0000';
+import { ApiProblem, claimsOf, providerApi } from '../shared/provider-api.js';
+
 const BET_SIZES = ['0.10', '0.20', '0.50', '1.00', '2.00', '5.00', '10.00', '25.00'];
 // Characters every system font has (no emoji font needed), each with its colour in the stylesheet.
 const SYMBOLS = ['7', 'BAR', '★', '♦', '♣', '♥'];
@@ -44,44 +43,8 @@ function decimal(amount) {
 }
 const shown = (amount) => decimal(amount).replace(/(\.\d\d)\d\d$/, '$1');
 
-// ---- the token's claims (read only for display and the rules; the platform verifies it) ----
-function claimsOf(jwt) {
-  try {
-    const payload = jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
-    return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(payload), (c) => c.charCodeAt(0))));
-  } catch {
-    return null;
-  }
-}
-
-// ---- the provider API ----
-class ApiProblem extends Error {
-  constructor(status, problem) {
-    super(problem?.detail ?? `HTTP ${status}`);
-    this.status = status;
-    this.problem = problem;
-  }
-  /** The bet's fate is unknown: no answer, or the platform's own failure. */
-  get unknown() {
-    return this.status === 0 || this.status >= 500 || this.problem?.retryable === true;
-  }
-}
-
-async function call(method, path, body) {
-  let response;
-  try {
-    response = await fetch(`${api}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${PROVIDER_KEY}`, ...(body && { 'content-type': 'application/json' }) },
-      body: body && JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiProblem(0, null);
-  }
-  const answer = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiProblem(response.status, answer);
-  return answer;
-}
+// ---- the token's claims and the provider API (shared with the other demo pages) ----
+const call = providerApi(api);
 
 /** A win or rollback must land: the same transaction_id again is safe (it applies once). */
 async function settle(path, body) {

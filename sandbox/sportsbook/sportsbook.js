@@ -7,9 +7,8 @@
 // /resettle, /void), the platform playing this provider's part. Money is counted in
 // ten-thousandths as BigInt, never floats; odds in hundredths.
 
-// The demo provider's key is public by design: it plays test sessions only (see the demo game
-// migration), and the session token is what authorizes a bet.
-const PROVIDER_KEY = 'cgs_prov_SANDBOX-demo-game-public-key-test-only-0000';
+import { ApiProblem, claimsOf, providerApi } from '../shared/provider-api.js';
+
 export const FIXTURES = [
   { id: 'northport-eastbay', home: 'Northport FC', away: 'Eastbay United', kickoff: 'Sat 15:00', odds: { home: '2.10', draw: '3.40', away: '3.25' } },
   { id: 'westfield-southgate', home: 'Westfield Rovers', away: 'Southgate Athletic', kickoff: 'Sat 17:30', odds: { home: '1.85', draw: '3.60', away: '4.20' } },
@@ -47,44 +46,8 @@ function oddsText({ value, places }) {
   return decimal(kept, Math.min(places, 6)).replace(/\.?0+$/, '') || '1';
 }
 
-// ---- the token's claims (read only for display; the platform verifies it) ----
-function claimsOf(jwt) {
-  try {
-    const payload = jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
-    return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(payload), (c) => c.charCodeAt(0))));
-  } catch {
-    return null;
-  }
-}
-
-// ---- the provider API ----
-class ApiProblem extends Error {
-  constructor(status, problem) {
-    super(problem?.detail ?? `HTTP ${status}`);
-    this.status = status;
-    this.problem = problem;
-  }
-  /** The call's fate is unknown: no answer, the platform's own failure, or a retryable refusal. */
-  get unknown() {
-    return this.status === 0 || this.status >= 500 || this.problem?.retryable === true;
-  }
-}
-
-async function call(method, path, body) {
-  let response;
-  try {
-    response = await fetch(`${api}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${PROVIDER_KEY}`, ...(body && { 'content-type': 'application/json' }) },
-      body: body && JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiProblem(0, null);
-  }
-  const answer = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiProblem(response.status, answer);
-  return answer;
-}
+// ---- the token's claims and the provider API (shared with the other demo pages) ----
+const call = providerApi(api);
 
 /** A placement of unknown fate is sent again as it was: its transaction_id applies once, forever. */
 async function place(body) {

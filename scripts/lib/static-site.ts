@@ -32,6 +32,8 @@ export function sandboxPages(root: string): Record<string, string> {
   return {
     '/demo/': join(root, 'sandbox/demo-game'),
     '/sportsbook/': join(root, 'sandbox/sportsbook'),
+    // What the demo pages share, imported as ../shared/ from each.
+    '/shared/': join(root, 'sandbox/shared'),
     '/dashboard/': join(root, 'sandbox/dashboard'),
     '/dashboard/vendor/': join(root, 'node_modules/chart.js/dist'),
   };
