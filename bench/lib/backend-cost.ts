@@ -38,7 +38,8 @@ export interface Wal {
  * (autovacuum, the background writer) is counted too: run nothing else alongside.
  */
 export async function walOf(admin: Sql, connection: Sql, run: () => Promise<void>): Promise<Wal> {
-  await admin`create extension if not exists pg_walinspect`;
+  // In the extensions schema, as Supabase keeps extensions (never public: the API would expose it).
+  await admin`create extension if not exists pg_walinspect with schema extensions`;
   const position = async () => (await admin`select pg_current_wal_insert_lsn()::text as lsn`)[0].lsn as string;
   const before = await position();
   await run();
@@ -48,7 +49,7 @@ export async function walOf(admin: Sql, connection: Sql, run: () => Promise<void
   await admin`select pg_logical_emit_message(false, 'bench', '', true)`;
   const [row] = await admin`
     select pg_wal_lsn_diff(${after}::pg_lsn, ${before}::pg_lsn)::float8 as bytes,
-           (select sum(count) from pg_get_wal_stats(${before}::pg_lsn, ${after}::pg_lsn))::float8 as records`;
+           (select sum(count) from extensions.pg_get_wal_stats(${before}::pg_lsn, ${after}::pg_lsn))::float8 as records`;
   return { bytes: row.bytes, records: row.records };
 }
 

@@ -35,10 +35,13 @@ describe('the locks held inside a call', () => {
 
 describe('the WAL a batch writes', () => {
   it('counts each committed insert and its commit, read from the WAL itself', async () => {
-    await admin`create table if not exists public.wal_probe (id int)`;
+    // A logged table of the test's own schema: the shared database's public schema is the API's.
+    await admin`create schema if not exists bench_probe`;
+    await admin`create table if not exists bench_probe.wal_probe (id int)`;
     const wal = await walOf(admin, probe, async () => {
-      for (let i = 0; i < 50; i++) await probe`insert into public.wal_probe values (${i})`;
+      for (let i = 0; i < 50; i++) await probe`insert into bench_probe.wal_probe values (${i})`;
     });
+    await admin`drop schema bench_probe cascade`;
     expect(wal.records).toBeGreaterThanOrEqual(100);
     expect(wal.bytes).toBeGreaterThanOrEqual(50 * 54);
   });
