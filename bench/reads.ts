@@ -49,7 +49,9 @@ export const operatorReads: Section = {
         { name: 'GET /v3/games (first page of 50)', path: '/v3/games',
           floor: (sql, hash) => sql`select * from private.list_games(${hash}, null, null, null, null, null, null, null, 51)` },
         { name: 'GET /v3/games?category=slots&currency=EUR&country=MT', path: '/v3/games?category=slots&currency=EUR&country=MT',
-          floor: (sql, hash) => sql`select * from private.list_games(${hash}, null, 'slots', 'EUR', 'MT', null, null, null, 51)` },
+          // The handler's statement: the filters' reference check rides in it.
+          floor: (sql, hash) => sql`select g.*, (select private.reference_problems('EUR', 'MT')) as problems
+            from private.list_games(${hash}, null, 'slots', 'EUR', 'MT', null, null, null, 51) g` },
         { name: 'GET /v3/transactions, page 1', path: '/v3/transactions?limit=50' },
         { name: 'GET /v3/transactions, page 100', path: `/v3/transactions?limit=50&cursor=${page100}` },
       ];

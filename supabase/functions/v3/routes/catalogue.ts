@@ -78,10 +78,10 @@ export async function listGames(ctx: ApiContext, caller: Caller, request: Reques
   // The reference check only when there is something to check: most pages filter by neither.
   const checked = currency !== undefined || country !== undefined;
   const rows = await caller.answer(ctx.readSql<GameRow[]>`
-    select g.*, p.problems from private.list_games(${caller.keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
+    select g.*, (select case when ${checked} then private.reference_problems(${currency ?? null}, ${country ?? null}) end) as problems
+    from private.list_games(${caller.keyHash}, ${provider ?? null}, ${category ?? null}, ${currency ?? null},
       ${country ?? null}, ${updated_since ?? null}, ${query.after?.[0] ?? null}, ${query.after?.[1] ?? null},
-      ${query.limit + 1}, ${jurisdiction ?? null}) g,
-      (select case when ${checked} then private.reference_problems(${currency ?? null}, ${country ?? null}) end as problems) p`);
+      ${query.limit + 1}, ${jurisdiction ?? null}) g`);
   refuseUnknownReferences(rows[0].problems, 'query');
   const found = rows.filter((row) => row.provider_id !== null);
   return cacheable(request, pageJson(found, query.limit, (row) => [row.provider_id!, row.code], (row) => row.game));

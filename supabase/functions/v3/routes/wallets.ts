@@ -49,9 +49,8 @@ export async function listTransactions(ctx: ApiContext, caller: Caller, request:
   const query = parseListQuery(new URL(request.url), transactionsQuery, 1, ([seq]) => /^[1-9][0-9]{0,17}$/.test(seq));
   const { currency, type, created_after, created_before } = query.filters;
   const rows = await caller.answer(ctx.readSql<{ authorized: boolean; seq: string | null; transaction: string; problems: ReferenceProblem[] }[]>`
-    select t.*, p.problems from private.list_transactions(${caller.keyHash}, ${currency ?? null}, ${type ?? null}, ${created_after ?? null},
-      ${created_before ?? null}, ${query.after?.[0] ?? null}, ${query.limit + 1}) t,
-      (select private.reference_problems(${currency ?? null}) as problems) p`);
+    select t.*, (select private.reference_problems(${currency ?? null})) as problems from private.list_transactions(${caller.keyHash}, ${currency ?? null}, ${type ?? null}, ${created_after ?? null},
+      ${created_before ?? null}, ${query.after?.[0] ?? null}, ${query.limit + 1}) t`);
   refuseUnknownReferences(rows[0].problems, 'query');
   const found = rows.flatMap((row) => (row.seq ? [row] : []));
   return jsonTextResponse(200, pageJson(found, query.limit, (row) => [String(row.seq)], (row) => row.transaction), noStore);
