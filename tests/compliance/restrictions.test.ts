@@ -167,7 +167,8 @@ describe('restrictions enforced', () => {
     expect(await bet(fresh, '2')).toBe('ok');
     const old = await recordedPlayerSession(player, { createdAgo: '31 minutes' });
     expect(await bet(old, '1')).toBe('session_time_exceeded');
-    expect((await sql`select detail from public.player_restriction_audit where player_id = ${player} and action = 'bet_refused'`)
+    expect((await sql`select detail from public.player_restriction_audit where player_id = ${player} and action = 'bet_refused'
+                      order by created_at, id`)
       .map((row) => row.detail.reason)).toEqual(['stake_limit_exceeded', 'session_time_exceeded']);
   });
 
