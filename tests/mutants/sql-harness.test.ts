@@ -108,7 +108,9 @@ describe('the list of plpgsql mutations', () => {
     const dir = `${paths.root}supabase/migrations/`;
     const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
     const texts = new Map(await Promise.all(files.map(async (f) => [f, await readFile(`${dir}${f}`, 'utf8')] as const)));
-    const definition = /create\s+(?:or\s+replace\s+)?function\s+([\w.]+)\s*\(/i;
+    const definition = /create\s+(?:or\s+replace\s+)?function\s+([\w.]+)\s*\(/gi;
+    // The functions each file defines, by name.
+    const defines = new Map(files.map((f) => [f, new Set(Array.from(texts.get(f)!.matchAll(definition), (d) => d[1].toLowerCase()))]));
     const stale: string[] = [];
     for (const m of sqlMutations) {
       const applied = applyMutation(texts.get(m.file) ?? '', m);
@@ -117,11 +119,10 @@ describe('the list of plpgsql mutations', () => {
       let name: string | undefined;
       for (let i = applied.line - 1; i >= 0 && !name; i--) {
         if (i < applied.line - 1 && lines[i].trimEnd() === '$$;') break; // outside any function body
-        name = definition.exec(lines[i])?.[1];
+        name = Array.from(lines[i].matchAll(definition), (d) => d[1].toLowerCase())[0];
       }
       if (!name) continue;
-      const again = new RegExp(`create\\s+(?:or\\s+replace\\s+)?function\\s+${name.replace('.', '\\.')}\\s*\\(`, 'i');
-      const later = files.filter((f) => f > m.file && again.test(texts.get(f)!));
+      const later = files.filter((f) => f > m.file && defines.get(f)!.has(name!));
       if (later.length) stale.push(`${m.id}: ${name} is defined again in ${later.join(', ')}`);
     }
     expect(stale).toEqual([]);
