@@ -25,7 +25,7 @@ const COMPLIANCE = '20261121000900_compliance.sql';
 const RESPONSIBLE = '20261121001000_responsible_gaming.sql';
 // Replaces private.move_money (the sandbox migration) and the ledger's event trigger.
 const LEAN = '20261125000100_lean_bet_path.sql';
-// Adds round_caller (and replaced move_money, whose mutations moved with it to the sandbox ledger): its mutations live here.
+// Added round_caller (replaced by the lean caller's) and replaced move_money (whose mutations moved with it to the sandbox ledger).
 const ENGINE = '20261126000100_lean_engine.sql';
 // Replaces round_bet, round_win and round_rollback (the lean engine's, with free rounds): their mutations live here.
 const FREE_PLAY = '20261126000200_free_round_play.sql';
@@ -57,6 +57,8 @@ const SANDBOX_RESET_FREE_ROUNDS = '20261127002002_sandbox_reset_free_rounds.sql'
 const REPORT_CELLS = '20261127004002_ggr_day_cells.sql';
 // Reports: what a test-mode free round paid, read from the test ledger (replaces ggr_cells and reconciliation_line).
 const REPORT_TEST_FREE = '20261127004003_test_free_round_wins.sql';
+// Replaces round_caller (the lean engine's): one statement per table, each read only when the session needs it.
+const LEAN_CALLER = '20261207004000_lean_caller.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -183,17 +185,17 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a bet whose balance another movement took fails on the wallet\'s check (an error) instead of running again',
   },
   {
-    id: 'rounds-48', file: ENGINE, tests: restrictionTests,
-    find: 'pr.player_id is not null or j.max_stake is not null,', replace: 'pr.player_id is not null,',
+    id: 'rounds-48', file: LEAN_CALLER, tests: restrictionTests,
+    find: 'if not may_refuse and s.jurisdiction is not null then', replace: 'if false then',
     description: "a jurisdiction's maximum stake is not enforced for a player without restrictions",
   },
   {
-    id: 'rounds-49', file: ENGINE, tests: restrictionTests,
-    find: "nullif(pr.loss_limits -> s.currency_code, '{}'::jsonb),", replace: 'null::jsonb,',
+    id: 'rounds-49', file: LEAN_CALLER, tests: restrictionTests,
+    find: "nullif(pr.loss_limits -> s.currency_code, '{}'::jsonb) into", replace: 'null::jsonb into',
     description: 'loss limits are never counted nor enforced',
   },
   {
-    id: 'rounds-50', file: ENGINE, tests: sandboxTests,
+    id: 'rounds-50', file: LEAN_CALLER, tests: sandboxTests,
     find: "case sp.behaviour when 'failing_wallet' then 'wallet_failed' when 'slow_wallet' then 'wallet_timeout' end",
     replace: 'null::text',
     description: "a test player's failing or slow wallet takes bets",
@@ -249,13 +251,13 @@ export const sqlMutations: SqlMutation[] = [
   },
   // A suspended or closed client takes no new bets.
   {
-    id: 'rounds-25', file: ENGINE, tests: suspendedTests,
-    find: "select k.provider_id, s, p.status = 'active',", replace: "select k.provider_id, s, p.status <> 'suspended',",
+    id: 'rounds-25', file: LEAN_CALLER, tests: suspendedTests,
+    find: "select p.status = 'active' into client_active", replace: "select p.status <> 'suspended' into client_active",
     description: "a closed client's sessions take new bets",
   },
   {
-    id: 'rounds-26', file: ENGINE, tests: suspendedTests,
-    find: 'left join public.profile p on p.id = s.client_id', replace: "left join public.profile p on p.status = 'active'",
+    id: 'rounds-26', file: LEAN_CALLER, tests: suspendedTests,
+    find: 'from public.profile p where p.id = s.client_id;', replace: "from public.profile p where p.status = 'active' limit 1;",
     description: "a suspended client's sessions bet while any other client is active",
   },
   {

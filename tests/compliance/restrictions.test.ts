@@ -293,6 +293,17 @@ describe('limits the mutation campaign asked for', () => {
     expect(await bet(session, '0.01')).toBe('loss_limit_reached');
   });
 
+  it("a jurisdiction's maximum stake set while its session plays holds the session's next bet", async () => {
+    const session = await recordedPlayerSession(`p-${randomUUID()}`);
+    const code = `ZY-${randomUUID().slice(0, 3).toUpperCase()}`;
+    await sql`insert into public.jurisdiction (code, name, regulator) values (${code}, 'Test', 'Test')`;
+    await sql`update public.game_session set jurisdiction = ${code} where id = ${session}`;
+    expect(await bet(session, '7')).toBe('ok');
+    await sql`update public.jurisdiction set max_stake = 5, max_stake_currency = 'EUR' where code = ${code}`;
+    expect(await bet(session, '7')).toBe('stake_limit_exceeded');
+    expect(await bet(session, '5')).toBe('ok');
+  });
+
   it("a jurisdiction's maximum stake in one currency does not cap stakes in another", async () => {
     const session = await recordedPlayerSession(`p-${randomUUID()}`);
     await sql`insert into public.jurisdiction (code, name, regulator, max_stake, max_stake_currency)
