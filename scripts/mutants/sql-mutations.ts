@@ -51,8 +51,9 @@ const FIELDS = '20261126000400_one_rule_per_field.sql';
 const SANDBOX_LEDGER = '20261127002000_sandbox_ledger.sql';
 // Replaces list_wallets and list_transactions: a test key reads the test floats and test ledger.
 const SANDBOX_LEDGER_READS = '20261127002001_sandbox_ledger_reads.sql';
-// Replaces reset_sandbox: a reset ends the test free rounds left going.
-const SANDBOX_RESET_FREE_ROUNDS = '20261127002002_sandbox_reset_free_rounds.sql';
+// A reset ends the sportsbook's test bets and clears the demo fixtures: replaces reset_sandbox (which the
+// sandbox reset free rounds migration had replaced, its mutations with it) and sandbox_fixture_outcome.
+const SANDBOX_RESET_SPORTSBOOK = '20261207003000_sandbox_reset_sportsbook.sql';
 // Reports (issue 36): the closed days' cells at the report's grains, and the report that reads them.
 const REPORT_CELLS = '20261127004002_ggr_day_cells.sql';
 // Reports: what a test-mode free round paid, read from the test ledger (replaces ggr_cells and reconciliation_line).
@@ -73,6 +74,7 @@ const heldWinTests = ['tests/rounds/held-wins.test.ts'];
 const freeRoundTests = ['tests/free-rounds/play.test.ts'];
 const sportsbookTests = ['tests/sportsbook/engine.test.ts'];
 const sportsbookSeamlessTests = ['tests/sportsbook/seamless.test.ts'];
+const sandboxResetSportsbookTests = ['tests/sportsbook/sandbox-reset.test.ts'];
 
 export const sqlMutations: SqlMutation[] = [
   // The round engine.
@@ -516,7 +518,7 @@ export const sqlMutations: SqlMutation[] = [
     description: "a new test player's opening balance is not in the test float",
   },
   {
-    id: 'sandbox-7', file: SANDBOX_RESET_FREE_ROUNDS, tests: testLedgerTests,
+    id: 'sandbox-7', file: SANDBOX_RESET_SPORTSBOOK, tests: testLedgerTests,
     find: 'delete from public.sandbox_wallet w where w.client_id = caller.client_id;', replace: '',
     description: 'a reset leaves the test floats as they were (the next test player adds to an old sum)',
   },
@@ -547,18 +549,18 @@ export const sqlMutations: SqlMutation[] = [
     description: "the test ledger's next page repeats the last line of the page before",
   },
   {
-    id: 'sandbox-12', file: SANDBOX_RESET_FREE_ROUNDS, tests: ['tests/sandbox/reset.test.ts'],
+    id: 'sandbox-12', file: SANDBOX_RESET_SPORTSBOOK, tests: ['tests/sandbox/reset.test.ts'],
     find: "where g.client_id = caller.client_id and not g.livemode and g.status in ('pending', 'in_progress') and g.expires_at > now();",
     replace: "where g.client_id = caller.client_id and not g.livemode and g.status = 'pending' and g.expires_at > now();",
     description: 'a test grant in play stays in_progress after a reset',
   },
   {
-    id: 'sandbox-13', file: SANDBOX_RESET_FREE_ROUNDS, tests: ['tests/sandbox/reset.test.ts'],
+    id: 'sandbox-13', file: SANDBOX_RESET_SPORTSBOOK, tests: ['tests/sandbox/reset.test.ts'],
     find: 'and not c.livemode and c.cancelled_at is null and c.valid_until > now();', replace: 'and c.cancelled_at is null and c.valid_until > now();',
     description: "a test key's reset cancels the live campaigns too",
   },
   {
-    id: 'sandbox-14', file: SANDBOX_RESET_FREE_ROUNDS, tests: ['tests/sandbox/reset.test.ts'],
+    id: 'sandbox-14', file: SANDBOX_RESET_SPORTSBOOK, tests: ['tests/sandbox/reset.test.ts'],
     find: 'and not c.livemode and c.cancelled_at is null and c.valid_until > now();', replace: 'and not c.livemode and c.cancelled_at is null;',
     description: 'a reset cancels a test campaign already ended (its end rewritten as a cancel)',
   },
@@ -883,6 +885,57 @@ export const sqlMutations: SqlMutation[] = [
     find: "  if round.wallet_mode <> 'seamless' then\n    movement := private.move_money(s, round.currency_code, 'adjustment', bet.stake,",
     replace: "  if true then\n    movement := private.move_money(s, round.currency_code, 'adjustment', bet.stake,",
     description: "a seamless bet's discard gives its stake back to the float too",
+  },
+  // A sandbox reset with the sportsbook in play (the sandbox reset sportsbook migration).
+  {
+    id: 'sportsbook-31', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    find: "status := case when ending.status in ('reserved', 'open') then 'discarded'",
+    replace: "status := case when ending.status = 'reserved' then 'discarded'",
+    description: 'a reset leaves test bets open, to be settled against a removed player (or a new one of the same id)',
+  },
+  {
+    id: 'sportsbook-32', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    find: "when ending.status = 'settled' then 'closed'", replace: "when false then 'closed'",
+    description: 'a reset leaves test bets settled, to be resettled after it',
+  },
+  {
+    id: 'sportsbook-33', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    find: 'paid = b.paid - b.owed, owed = 0,', replace: 'paid = b.paid, owed = b.owed,',
+    description: "a removed test player's owed clawbacks are taken from the next test player of its id",
+  },
+  {
+    id: 'sportsbook-34', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    find: 'delete from private.sandbox_fixture_result f where f.client_id = client_id;',
+    replace: 'delete from private.sandbox_fixture_result f where false;',
+    description: "a reset keeps the demo fixtures' outcomes: they cannot be settled again (fixture_settled)",
+  },
+  {
+    id: 'sportsbook-35', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests, occurrence: 2,
+    find: "where b.client_id = client_id and not b.livemode and (b.status in ('reserved', 'open', 'settled') or b.owed > 0)",
+    replace: "where b.client_id = client_id and (b.status in ('reserved', 'open', 'settled') or b.owed > 0)",
+    description: "a test key's reset ends its live bets too",
+  },
+  {
+    id: 'sportsbook-36', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    find: "      update public.game_round r set status = 'cancelled', total_bet = 0 where r.id = ending.round_id;\n",
+    replace: '',
+    description: "a bet the reset discards keeps its round closed with its stake, as if it stood",
+  },
+  {
+    id: 'sportsbook-37', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    find: "      perform private.emit_event(ending.client_id, false, 'sportsbook.bet.discarded',",
+    replace: "      perform private.emit_event(ending.client_id, false, 'sportsbook.bet.closed',",
+    description: 'a bet the reset discards is told as closed',
+  },
+  {
+    id: 'sportsbook-38', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    find: '  perform private.sandbox_sportsbook_lock(caller.client_id, false);\n', replace: '',
+    description: "a fixture is settled while a reset runs: its outcome is kept after the reset cleared the others",
+  },
+  {
+    id: 'sportsbook-39', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    find: "'sportsbook_bets_closed', sportsbook.bets_closed,", replace: "'sportsbook_bets_closed', sportsbook.bets_discarded,",
+    description: 'the answer counts the bets closed as the bets discarded',
   },
   // Free rounds played through the engine (the free round play migration).
   {

@@ -86,8 +86,9 @@ type SportsbookBet struct {
 }
 
 // SportsbookSettlement is one change of a bet: a settlement, an unsettlement, a recovery (a
-// clawback it owed, taken from another bet's payout), a discard, or (seamless mode) a
-// clawback_refused: a clawback the operator's wallet refused for funds, now owed.
+// clawback it owed, taken from another bet's payout), a discard, (seamless mode) a
+// clawback_refused: a clawback the operator's wallet refused for funds, now owed, or (test mode) a
+// sandbox_reset: the bet ended by a sandbox reset, moving nothing, what it owed Forgiven.
 type SportsbookSettlement struct {
 	Type          string            `json:"type"`
 	TransactionID string            `json:"transaction_id"`
@@ -97,6 +98,7 @@ type SportsbookSettlement struct {
 	Withheld      *Decimal          `json:"withheld,omitempty"`
 	Owed          *Decimal          `json:"owed,omitempty"`
 	FromBetID     string            `json:"from_bet_id,omitempty"`
+	Forgiven      *Decimal          `json:"forgiven,omitempty"`
 	Reason        string            `json:"reason,omitempty"`
 	CreatedAt     time.Time         `json:"created_at"`
 }

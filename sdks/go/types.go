@@ -586,8 +586,14 @@ type SandboxReset struct {
 	// FreeRoundCampaignsCancelled counts the test campaigns still running or to come, now cancelled.
 	FreeRoundCampaignsCancelled int `json:"free_round_campaigns_cancelled"`
 	// FreeRoundGrantsCancelled counts the test grants not finished, now cancelled.
-	FreeRoundGrantsCancelled int    `json:"free_round_grants_cancelled"`
-	WalletMode               string `json:"wallet_mode"`
+	FreeRoundGrantsCancelled int `json:"free_round_grants_cancelled"`
+	// SportsbookBetsDiscarded counts the test sportsbook bets reserved or open, now discarded (moving nothing).
+	SportsbookBetsDiscarded int `json:"sportsbook_bets_discarded"`
+	// SportsbookBetsClosed counts the test sportsbook bets settled, now closed (moving nothing).
+	SportsbookBetsClosed int `json:"sportsbook_bets_closed"`
+	// SportsbookFixturesCleared counts the demo fixtures whose outcome was cleared: each settles again.
+	SportsbookFixturesCleared int    `json:"sportsbook_fixtures_cleared"`
+	WalletMode                string `json:"wallet_mode"`
 }
 
 // SandboxResetRemoved counts what a sandbox reset removed, by kind.

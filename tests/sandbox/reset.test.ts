@@ -76,7 +76,8 @@ describe('POST /v3/sandbox/reset', () => {
       status: 200,
       body: {
         livemode: false, removed: { players: 2, restrictions: 1, webhook_endpoints: 1, wallet_settings: 1 }, sessions_closed: 1,
-        rounds_cancelled: 0, free_round_campaigns_cancelled: 0, free_round_grants_cancelled: 0, wallet_mode: 'transfer',
+        rounds_cancelled: 0, free_round_campaigns_cancelled: 0, free_round_grants_cancelled: 0, sportsbook_bets_discarded: 0,
+        sportsbook_bets_closed: 0, sportsbook_fixtures_cleared: 0, wallet_mode: 'transfer',
       },
     });
     expect(await world(operator.account.id, false)).toEqual({ players: 0, restrictions: 0, endpoints: 0, settings: 0, open_sessions: 0 });

@@ -656,7 +656,7 @@ export interface paths {
         put?: never;
         /**
          * Reset your sandbox
-         * @description Test keys only. Puts your test world back as a new account's is: removes your test players (and their balances, with the test floats and test ledger they made), your test players' restrictions, your test webhook endpoints (and their pending deliveries), puts your test wallet settings back to `transfer` (forgetting the test wallet's URL and secret) closes your test sessions, cancels the test rounds left open and ends the test free rounds left going (campaigns still running or to come and grants not finished are cancelled). Live records are never touched. Answers how many of each it removed. No body.
+         * @description Test keys only. Puts your test world back as a new account's is: removes your test players (and their balances, with the test floats and test ledger they made), your test players' restrictions, your test webhook endpoints (and their pending deliveries), puts your test wallet settings back to `transfer` (forgetting the test wallet's URL and secret), closes your test sessions, cancels the test rounds left open, ends the test free rounds left going (campaigns still running or to come and grants not finished are cancelled) and ends your test sportsbook bets (reserved or open ones `discarded`, settled ones `closed`, moving nothing, what they owed forgiven) and clears the demo fixtures' outcomes, so each settles again. Live records are never touched. Answers how many of each it removed. No body.
          */
         post: operations["resetSandbox"];
         delete?: never;
@@ -1929,6 +1929,12 @@ export interface components {
             free_round_campaigns_cancelled: number;
             /** @description Test free-round grants not finished (pending or in play, not past their expiry), now cancelled (each told as free_rounds.grant.cancelled); their open rounds are among rounds_cancelled. */
             free_round_grants_cancelled: number;
+            /** @description Test sportsbook bets reserved or open, now `discarded` (each told as sportsbook.bet.discarded, `reason` `sandbox_reset`), moving nothing: their stakes went with the test players. A late call of the provider's on one is answered `bet_discarded`. */
+            sportsbook_bets_discarded: number;
+            /** @description Test sportsbook bets settled, now `closed` (each told as sportsbook.bet.closed), moving nothing: they take no resettlement. What any test bet owed is forgiven (its history's `sandbox_reset` line). */
+            sportsbook_bets_closed: number;
+            /** @description The demo sportsbook's fixtures whose outcome you had set, now cleared: each can be settled again. */
+            sportsbook_fixtures_cleared: number;
             /**
              * @description The test wallet's mode now.
              * @constant
@@ -2305,11 +2311,11 @@ export interface components {
             balance: components["schemas"]["Amount"] | null;
             currency: string | null;
         };
-        /** @description One change of a bet: a `settlement`, an `unsettlement`, a `recovery` (a clawback it owed, taken from the payout of another bet of the player's, `from_bet_id`), a `discard`, or (seamless mode) a `clawback_refused`: a clawback the operator's wallet refused for funds, now owed (`moved` gives back what the settlement's line took). */
+        /** @description One change of a bet: a `settlement`, an `unsettlement`, a `recovery` (a clawback it owed, taken from the payout of another bet of the player's, `from_bet_id`), a `discard`, (seamless mode) a `clawback_refused`: a clawback the operator's wallet refused for funds, now owed (`moved` gives back what the settlement's line took), or a `sandbox_reset` (test mode): the bet ended by `POST /v3/sandbox/reset`, moving nothing (`discarded` if it was reserved or open, `closed` if settled), what it owed `forgiven`. */
         SportsbookSettlement: {
             /** @enum {string} */
-            type: "settlement" | "unsettlement" | "recovery" | "discard" | "clawback_refused";
-            /** @description The provider's call (for a discard by the platform, `cgs-discard-<id>`). */
+            type: "settlement" | "unsettlement" | "recovery" | "discard" | "clawback_refused" | "sandbox_reset";
+            /** @description The provider's call (for a discard by the platform, `cgs-discard-<id>`; for a sandbox reset, `cgs-reset-<id>`, no call). */
             transaction_id: string;
             result?: components["schemas"]["SportsbookResult"] | null;
             /** @description The payout in force after it. */
@@ -2321,6 +2327,8 @@ export interface components {
             /** @description What the bet owes after it. */
             owed?: components["schemas"]["Amount"];
             from_bet_id?: string;
+            /** @description A `sandbox_reset`'s: what the bet owed, written off with its removed test player (`paid` is less by it, so `paid - owed = payout` still holds). */
+            forgiven?: components["schemas"]["Amount"];
             /**
              * @description A discard's: by the provider (`discarded`), by the platform for a reservation left too long (`expired`), or (seamless mode) a stake the operator's wallet did not answer in time (`wallet_failed`).
              * @enum {string}

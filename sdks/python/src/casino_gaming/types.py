@@ -642,6 +642,9 @@ class SandboxReset(Model):
     rounds_cancelled: int
     free_round_campaigns_cancelled: int
     free_round_grants_cancelled: int
+    sportsbook_bets_discarded: int
+    sportsbook_bets_closed: int
+    sportsbook_fixtures_cleared: int
     wallet_mode: Literal["transfer"]
 
 
@@ -693,7 +696,7 @@ class SportsbookSettlement(Model):
 
     __schema__ = "#/components/schemas/SportsbookSettlement"
 
-    type: Literal["settlement", "unsettlement", "recovery", "discard", "clawback_refused"]
+    type: Literal["settlement", "unsettlement", "recovery", "discard", "clawback_refused", "sandbox_reset"]
     transaction_id: str
     moved: Decimal
     created_at: _dt.datetime
@@ -702,6 +705,7 @@ class SportsbookSettlement(Model):
     withheld: Optional[Decimal] = None
     owed: Optional[Decimal] = None
     from_bet_id: Optional[str] = None
+    forgiven: Optional[Decimal] = None
     reason: Optional[Literal["discarded", "expired", "wallet_failed"]] = None
 
 

@@ -16,6 +16,7 @@ import type { ApiContext } from '../context.ts';
 import { bodyContract } from '../contract.ts';
 import { playerIdOf } from '../player-id.ts';
 import { resource } from '../resource.ts';
+import { rerunConflicts } from '../../_shared/database.ts';
 
 const playerBody = bodyContract('/v3/sandbox/players');
 const walletCheckBody = bodyContract('/v3/sandbox/wallet-checks');
@@ -105,12 +106,14 @@ export async function createTestPlayer(ctx: ApiContext, caller: Caller, request:
 
 /**
  * POST /v3/sandbox/reset: removes the caller's test players, test restrictions and test webhook
- * endpoints, puts its test wallet settings back to transfer and closes its test sessions; answers
- * how many of each. Test keys only: live records are never touched. No body is read.
+ * endpoints, puts its test wallet settings back to transfer, closes its test sessions, ends its test
+ * rounds, free rounds and sportsbook bets; answers how many of each. Test keys only: live records
+ * are never touched. No body is read. Run again when a concurrent call of the engine's deadlocked
+ * with it (the reset locks many rows; nothing of a call rolled back was written).
  */
 export async function resetSandbox(ctx: ApiContext, caller: Caller): Promise<Response> {
-  const [row] = await caller.answer(ctx.sql<{ outcome: ResetOutcome; body: string }[]>`
-    select * from private.reset_sandbox(${caller.keyHash})`);
+  const [row] = await caller.answer(rerunConflicts(() => ctx.sql<{ outcome: ResetOutcome; body: string }[]>`
+    select * from private.reset_sandbox(${caller.keyHash})`));
   switch (row.outcome) {
     case 'reset':
       return jsonTextResponse(200, row.body, { 'cache-control': 'no-store' });
