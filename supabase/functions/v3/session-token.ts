@@ -158,6 +158,27 @@ function publicPart({ crv, kty, x, y }: JWK): JWK {
 /** The RFC 7638 thumbprint: SHA-256 of the public members' JSON, base64url. */
 const thumbprint = (jwk: JWK) => createHash('sha256').update(JSON.stringify(publicPart(jwk))).digest('base64url');
 
+const mismatchedKey = 'the session token key\'s public members do not match its private key';
+
+// PKCS #8 prefixes for a bare private scalar (RFC 8410 for Ed25519; RFC 5915 without the optional
+// public key for P-256), so "d" can be read without the public members a JWK import checks.
+const PKCS8_PREFIX = {
+  EdDSA: '302e020100300506032b657004220420',
+  ES256: '3041020100301306072a8648ce3d020106082a8648ce3d030107042730250201010420',
+} as const;
+
+/** The private key "d" alone makes, if it makes one. */
+function keyFromD(jwk: JWK): KeyObject | undefined {
+  const alg = algOfType(jwk);
+  const d = typeof jwk.d === 'string' ? Buffer.from(jwk.d, 'base64url') : undefined;
+  if (!alg || d?.length !== 32) return undefined;
+  try {
+    return createPrivateKey({ key: Buffer.concat([Buffer.from(PKCS8_PREFIX[alg], 'hex'), d]), format: 'der', type: 'pkcs8' });
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether a signature made with the private key verifies with these public members. */
 function publicHalfVerifies(publicJwk: JWK, digest: string | null, signOptions: Parameters<typeof sign>[2]): boolean {
   const probe = Buffer.from('cgs session token key check');
@@ -182,7 +203,9 @@ export async function createSessionTokenSigner(options: SignerOptions): Promise<
     try {
       privateKey = createPrivateKey({ key: options.privateJwk as never, format: 'jwk' });
     } catch {
-      // Not the library's message: it may quote the key.
+      // Not the library's message: it may quote the key. Some runtimes check the public members
+      // at import, so a "d" that is a key of its own means they belong to another key.
+      if (keyFromD(options.privateJwk)) throw new Error(mismatchedKey);
       throw new Error('the session token key is not a valid private JWK');
     }
   } else {
@@ -196,7 +219,7 @@ export async function createSessionTokenSigner(options: SignerOptions): Promise<
   // A configured key's public members are what providers get: they must verify what "d" signs, or
   // every token would fail at every provider. Node takes an EC key's x and y as given, unchecked.
   if (options.privateJwk && !publicHalfVerifies(publicJwk, digest, signOptions)) {
-    throw new Error('the session token key\'s public members do not match its private key');
+    throw new Error(mismatchedKey);
   }
   const kid = options.privateJwk?.kid ?? thumbprint(publicJwk);
   const header = base64url(JSON.stringify({ alg, kid, typ: 'JWT' }));
