@@ -58,8 +58,9 @@ const SANDBOX_RESET_SPORTSBOOK = '20261207003000_sandbox_reset_sportsbook.sql';
 const REPORT_CELLS = '20261127004002_ggr_day_cells.sql';
 // Reports: what a test-mode free round paid, read from the test ledger (replaces ggr_cells and reconciliation_line).
 const REPORT_TEST_FREE = '20261127004003_test_free_round_wins.sql';
-// Replaces round_caller (the lean engine's): one statement per table, each read only when the session needs it.
-const LEAN_CALLER = '20261207004000_lean_caller.sql';
+// Replaces round_caller (the lean caller's, one statement per table, a win reading neither the profile nor the
+// jurisdiction) and round_win (free round play's): their mutations live here.
+const LEAN_WIN = '20261207004100_lean_win_caller.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -109,27 +110,27 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a bet with round_closed leaves its round open',
   },
   {
-    id: 'rounds-7', file: FREE_PLAY, tests: roundTests,
-    find: "status = case when round_closed then 'closed' else r.status end", occurrence: 3, replace: 'status = r.status',
+    id: 'rounds-7', file: LEAN_WIN, tests: roundTests,
+    find: "status = case when round_closed then 'closed' else r.status end", replace: 'status = r.status',
     description: 'a win with round_closed leaves its round open',
   },
   {
-    id: 'rounds-8', file: FREE_PLAY, tests: roundTests,
+    id: 'rounds-8', file: LEAN_WIN, tests: roundTests,
     find: "    if bet.rolled_back then\n      return query select 'transaction_rolled_back'", replace: "    if false then\n      return query select 'transaction_rolled_back'",
     description: 'a win pays on a bet that was rolled back',
   },
   {
-    id: 'rounds-9', file: FREE_PLAY, tests: roundTests,
-    find: '\n    and (bet.id is null or t.id = bet.id);', replace: ';', occurrence: 2,
+    id: 'rounds-9', file: LEAN_WIN, tests: roundTests,
+    find: '\n    and (bet.id is null or t.id = bet.id);', replace: ';',
     description: 'a win that names one bet settles every bet of its round',
   },
   {
-    id: 'rounds-10', file: FREE_PLAY, tests: roundTests,
+    id: 'rounds-10', file: LEAN_WIN, tests: roundTests,
     find: "  if round.status <> 'open' then\n    return query select 'round_closed'", replace: "  if false then\n    return query select 'round_closed'",
     description: 'a closed round takes a win',
   },
   {
-    id: 'rounds-11', file: FREE_PLAY, tests: [...roundTests, ...restrictionTests],
+    id: 'rounds-11', file: LEAN_WIN, tests: [...roundTests, ...restrictionTests],
     find: 'perform private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, -amount, false);',
     replace: 'perform private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, amount, false);',
     description: "a win adds to the player's loss tally instead of taking from it",
@@ -175,7 +176,7 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a round closed by staff leaves its bets open to a later rollback',
   },
   {
-    id: 'rounds-19', file: FREE_PLAY, tests: ['tests/rounds/interleavings.test.ts'],
+    id: 'rounds-19', file: LEAN_WIN, tests: ['tests/rounds/interleavings.test.ts'],
     find: "where r.provider_id = c.provider_id and r.provider_round_id = round_win.round_id\n  for update;",
     replace: 'where r.provider_id = c.provider_id and r.provider_round_id = round_win.round_id;',
     description: 'a win does not lock its round (a concurrent rollback or win interleaves)',
@@ -187,17 +188,17 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a bet whose balance another movement took fails on the wallet\'s check (an error) instead of running again',
   },
   {
-    id: 'rounds-48', file: LEAN_CALLER, tests: restrictionTests,
-    find: 'if not may_refuse and s.jurisdiction is not null then', replace: 'if false then',
+    id: 'rounds-48', file: LEAN_WIN, tests: restrictionTests,
+    find: 'if bet and not may_refuse and s.jurisdiction is not null then', replace: 'if false then',
     description: "a jurisdiction's maximum stake is not enforced for a player without restrictions",
   },
   {
-    id: 'rounds-49', file: LEAN_CALLER, tests: restrictionTests,
+    id: 'rounds-49', file: LEAN_WIN, tests: restrictionTests,
     find: "nullif(pr.loss_limits -> s.currency_code, '{}'::jsonb) into", replace: 'null::jsonb into',
     description: 'loss limits are never counted nor enforced',
   },
   {
-    id: 'rounds-50', file: LEAN_CALLER, tests: sandboxTests,
+    id: 'rounds-50', file: LEAN_WIN, tests: sandboxTests,
     find: "case sp.behaviour when 'failing_wallet' then 'wallet_failed' when 'slow_wallet' then 'wallet_timeout' end",
     replace: 'null::text',
     description: "a test player's failing or slow wallet takes bets",
@@ -240,8 +241,8 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a seamless rollback of a bet nobody has seen is answered transaction_pending forever, and the bet after it is taken',
   },
   {
-    id: 'rounds-23', file: FREE_PLAY, tests: modeSwitchTests,
-    find: "seamless := round.wallet_mode = 'seamless';", occurrence: 1,
+    id: 'rounds-23', file: LEAN_WIN, tests: modeSwitchTests,
+    find: "seamless := round.wallet_mode = 'seamless';",
     replace: "seamless := private.lock_wallet_mode(round.client_id, round.livemode, false) = 'seamless';",
     description: "a win of an open round is paid in the mode in force, not the round's wallet",
   },
@@ -253,12 +254,12 @@ export const sqlMutations: SqlMutation[] = [
   },
   // A suspended or closed client takes no new bets.
   {
-    id: 'rounds-25', file: LEAN_CALLER, tests: suspendedTests,
+    id: 'rounds-25', file: LEAN_WIN, tests: suspendedTests,
     find: "select p.status = 'active' into client_active", replace: "select p.status <> 'suspended' into client_active",
     description: "a closed client's sessions take new bets",
   },
   {
-    id: 'rounds-26', file: LEAN_CALLER, tests: suspendedTests,
+    id: 'rounds-26', file: LEAN_WIN, tests: suspendedTests,
     find: 'from public.profile p where p.id = s.client_id;', replace: "from public.profile p where p.status = 'active' limit 1;",
     description: "a suspended client's sessions bet while any other client is active",
   },
@@ -315,23 +316,23 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a held win names the least specific limit it passed, not the most specific',
   },
   {
-    id: 'rounds-37', file: FREE_PLAY, tests: heldWinTests,
+    id: 'rounds-37', file: LEAN_WIN, tests: heldWinTests,
     find: 'set total_win = r.total_win + case when held_by is null then amount else 0 end,', replace: 'set total_win = r.total_win + amount,',
     description: "a held win counts in its round's total_win before it is paid",
   },
   {
-    id: 'rounds-38', file: FREE_PLAY, tests: heldWinTests,
+    id: 'rounds-38', file: LEAN_WIN, tests: heldWinTests,
     find: '  if amount > 0 and held_by is null and c.loss_limits is not null then\n    perform private.count_loss',
     replace: '  if amount > 0 and c.loss_limits is not null then\n    perform private.count_loss',
     description: "a held win takes from the player's loss tally before it is paid (and even if rejected)",
   },
   {
-    id: 'rounds-39', file: FREE_PLAY, tests: heldWinTests,
+    id: 'rounds-39', file: LEAN_WIN, tests: heldWinTests,
     find: 'case when not seamless or held_by is not null', replace: 'case when not seamless',
     description: 'a held win in seamless mode has no answer (it waits for a credit call never made)',
   },
   {
-    id: 'rounds-40', file: FREE_PLAY, tests: heldWinTests,
+    id: 'rounds-40', file: LEAN_WIN, tests: heldWinTests,
     find: '  if amount > 0 then\n    held_by := private.win_limit_passed(round, amount);\n  end if;', replace: '',
     description: 'no win is ever held',
   },
