@@ -42,6 +42,9 @@ const SPORTSBOOK = '20261126000600_sportsbook.sql';
 // The sportsbook in seamless mode: replaces the sportsbook's engine calls and private.finish_wallet_call
 // (the seamless wallet migration): their mutations live here.
 const SPORTSBOOK_SEAMLESS = '20261127001000_sportsbook_seamless.sql';
+// The sportsbook's settlement, leaner: replaces sportsbook_move and sportsbook_settle (the seamless migration's):
+// their mutations live here.
+const LEAN_SETTLE = '20261207003001_lean_sportsbook_settle.sql';
 // Replaces the one rule per field migration's private.reference_problems.
 const REFERENCES = '20261126000800_reference_problems_plpgsql.sql';
 // One rule per field (issue 37): replaces put_player_restrictions and session_compliance.
@@ -713,31 +716,31 @@ export const sqlMutations: SqlMutation[] = [
     description: "a client reads every client's webhook deliveries",
   },
   {
-    id: 'sportsbook-1', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    id: 'sportsbook-1', file: LEAN_SETTLE, tests: sportsbookTests,
     find: "delta numeric := new_payout - bet.payout;",
     replace: "delta numeric := new_payout;",
     description: "a settlement pays its whole payout again instead of the difference from the payout in force",
   },
   {
-    id: 'sportsbook-2', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    id: 'sportsbook-2', file: LEAN_SETTLE, tests: sportsbookTests,
     find: "    owed_added := -delta - taken;",
     replace: "    owed_added := 0;",
     description: "a clawback the balance cannot cover is dropped instead of owed",
   },
   {
-    id: 'sportsbook-3', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    id: 'sportsbook-3', file: LEAN_SETTLE, tests: sportsbookTests,
     find: "and b.currency_code = bet.currency_code and b.owed > 0 and b.round_id <> bet.round_id",
     replace: "and b.currency_code = bet.currency_code and false",
     description: "the player's owed clawbacks are never taken from its next payouts",
   },
   {
-    id: 'sportsbook-4', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    id: 'sportsbook-4', file: LEAN_SETTLE, tests: sportsbookTests,
     find: "    forgiven := least(delta, bet.owed);",
     replace: "    forgiven := 0;",
     description: "a rise of a bet's payout pays out while the bet itself owes a clawback",
   },
   {
-    id: 'sportsbook-5', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    id: 'sportsbook-5', file: LEAN_SETTLE, tests: sportsbookTests,
     find: "movement := private.move_money(s, round.currency_code, 'adjustment', -take,",
     replace: "movement := private.move_money(s, round.currency_code, 'adjustment', take,",
     description: "an owed clawback taken from a payout credits the float instead of debiting it",
@@ -749,8 +752,8 @@ export const sqlMutations: SqlMutation[] = [
     description: "a bet arriving after its discard is taken",
   },
   {
-    id: 'sportsbook-7', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
-    find: "where t.provider_id = began.provider_id and t.kind = 'sportsbook_unsettle'",
+    id: 'sportsbook-7', file: LEAN_SETTLE, tests: sportsbookTests,
+    find: "where t.provider_id = provider and t.kind = 'sportsbook_unsettle'",
     replace: "where false",
     description: "a settlement arriving after an unsettle that named it is applied",
   },
@@ -761,13 +764,13 @@ export const sqlMutations: SqlMutation[] = [
     description: "a stake is not counted against loss limits at placement",
   },
   {
-    id: 'sportsbook-9', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    id: 'sportsbook-9', file: LEAN_SETTLE, tests: sportsbookTests,
     find: "perform private.count_loss(bet.client_id, bet.livemode, bet.player_id, bet.currency_code, -delta, false);",
     replace: "perform private.count_loss(bet.client_id, bet.livemode, bet.player_id, bet.currency_code, delta, false);",
     description: "a payout counts as a loss",
   },
   {
-    id: 'sportsbook-10', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    id: 'sportsbook-10', file: LEAN_SETTLE, tests: sportsbookTests,
     find: "  if (result = 'lost' and payout <> 0) or ",
     replace: "  if ",
     description: "a lost bet pays",
@@ -779,7 +782,7 @@ export const sqlMutations: SqlMutation[] = [
     description: "an unsettle naming a settlement a later one replaced undoes the later one",
   },
   {
-    id: 'sportsbook-12', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    id: 'sportsbook-12', file: LEAN_SETTLE, tests: sportsbookTests,
     find: "  if was in ('reserved', 'discarded', 'closed') then",
     replace: "  if was in ('reserved', 'discarded') then",
     description: "a closed bet is settled again",
@@ -821,12 +824,12 @@ export const sqlMutations: SqlMutation[] = [
     description: "a seamless operator's bet takes its stake from the float",
   },
   {
-    id: 'sportsbook-19', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    id: 'sportsbook-19', file: LEAN_SETTLE, tests: sportsbookSeamlessTests,
     find: '      call_amount := credit - withheld;', replace: '      call_amount := credit;',
     description: "a seamless payout is credited whole, the owed clawbacks it withheld paid out again",
   },
   {
-    id: 'sportsbook-20', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    id: 'sportsbook-20', file: LEAN_SETTLE, tests: sportsbookSeamlessTests,
     find: "    taken := case when seamless then -delta else", replace: "    taken := case when seamless then 0 else",
     description: "a seamless clawback is owed without asking the operator's wallet for it",
   },
@@ -865,7 +868,7 @@ export const sqlMutations: SqlMutation[] = [
     description: "a failed stake's compensating rollback gives the failed placement an OK answer",
   },
   {
-    id: 'sportsbook-27', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests, occurrence: 3,
+    id: 'sportsbook-27', file: LEAN_SETTLE, tests: sportsbookSeamlessTests,
     find: "  if round.wallet_mode = 'seamless' and private.debit_pending(round.id) then",
     replace: '  if false then',
     description: "a seamless bet is settled while its stake waits for the operator's wallet",
@@ -876,7 +879,7 @@ export const sqlMutations: SqlMutation[] = [
     description: "a reserved bet whose stake waits for the operator's wallet is discarded as expired (its rollback crossing the debit)",
   },
   {
-    id: 'sportsbook-29', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    id: 'sportsbook-29', file: LEAN_SETTLE, tests: sportsbookSeamlessTests,
     find: "        and exists (select 1 from public.game_round r where r.id = b.round_id and r.wallet_mode = round.wallet_mode)\n",
     replace: '',
     description: "a clawback owed to the float is taken from a seamless payout (or the reverse), moving money between the two wallets",
@@ -937,6 +940,17 @@ export const sqlMutations: SqlMutation[] = [
     id: 'sportsbook-39', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
     find: "'sportsbook_bets_closed', sportsbook.bets_closed,", replace: "'sportsbook_bets_closed', sportsbook.bets_discarded,",
     description: 'the answer counts the bets closed as the bets discarded',
+  },
+  // The leaner settlement (the lean sportsbook settle migration).
+  {
+    id: 'sportsbook-40', file: LEAN_SETTLE, tests: sportsbookTests,
+    find: "      status = case when settling then 'settled' else 'open' end,", replace: '      status = b.status,',
+    description: 'a settlement moves the money but leaves the bet open (it is settled again as a first settlement)',
+  },
+  {
+    id: 'sportsbook-41', file: LEAN_SETTLE, tests: ['tests/sportsbook/provider-api.test.ts'],
+    find: '      settled_at = case when settling then now() else b.settled_at end,', replace: '      settled_at = b.settled_at,',
+    description: 'a settlement leaves settled_at as it was (the bets list filtered by settled_after misses it)',
   },
   // Free rounds played through the engine (the free round play migration).
   {
