@@ -808,3 +808,42 @@ func TestIntegrationFreeRounds(t *testing.T) {
 		t.Errorf("cancelled %+v, %v", cancelled, err)
 	}
 }
+
+func TestIntegrationSportsbookFixturesAndBets(t *testing.T) {
+	env := integration(t)
+	ctx := context.Background()
+	test := env.test()
+	fixture := "go-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+
+	settled, err := test.Sandbox.SettleFixture(ctx, fixture, &cgs.SandboxFixtureParams{Outcome: cgs.FixtureHome})
+	if err != nil || settled.FixtureID != fixture || settled.Outcome != cgs.FixtureHome || len(settled.Bets) != 0 {
+		t.Fatalf("settled %+v, %v", settled, err)
+	}
+	if _, err := test.Sandbox.SettleFixture(ctx, fixture, &cgs.SandboxFixtureParams{Outcome: cgs.FixtureAway}); !cgs.HasCode(err, cgs.CodeFixtureSettled) {
+		t.Errorf("settled twice: %v", err)
+	}
+	if resettled, err := test.Sandbox.ResettleFixture(ctx, fixture, &cgs.SandboxFixtureParams{Outcome: cgs.FixtureAway}); err != nil || resettled.Outcome != cgs.FixtureAway {
+		t.Errorf("resettled %+v, %v", resettled, err)
+	}
+	if voided, err := test.Sandbox.VoidFixture(ctx, fixture); err != nil || voided.Outcome != cgs.FixtureVoid {
+		t.Errorf("voided %+v, %v", voided, err)
+	}
+	if _, err := test.Sandbox.ResettleFixture(ctx, fixture+"-new", &cgs.SandboxFixtureParams{Outcome: cgs.FixtureDraw}); !cgs.HasCode(err, cgs.CodeFixtureNotSettled) {
+		t.Errorf("resettled before a settle: %v", err)
+	}
+	if _, err := env.live().Sandbox.VoidFixture(ctx, fixture); !cgs.HasCode(err, cgs.CodeLiveKey) {
+		t.Errorf("a live key: %v", err)
+	}
+	bets, err := test.Sportsbook.ListBets(&cgs.SportsbookBetListParams{Status: cgs.SportsbookBetSettled}).All(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bet := range bets {
+		if bet.Livemode || bet.Status != cgs.SportsbookBetSettled {
+			t.Errorf("a test key's settled bet %+v", bet)
+		}
+	}
+	if _, err := test.Sportsbook.GetBet(ctx, "00000000-0000-4000-8000-000000000000"); !cgs.HasCode(err, cgs.CodeNotFound) {
+		t.Errorf("an unknown bet: %v", err)
+	}
+}

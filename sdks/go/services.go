@@ -452,8 +452,9 @@ func (s *SandboxService) CheckWallet(ctx context.Context, params *WalletCheckPar
 }
 
 // Reset puts your test world back: removes your test players, their restrictions and your test
-// webhook endpoints, sets your test wallet to transfer and closes your test sessions, and says how
-// many of each. A second reset finds nothing, so it is retried like a read.
+// webhook endpoints, sets your test wallet to transfer, closes your test sessions, ends your test
+// rounds, free rounds and sportsbook bets (moving no money) and clears the demo fixtures' outcomes,
+// and says how many of each. A second reset finds nothing, so it is retried like a read.
 func (s *SandboxService) Reset(ctx context.Context) (*SandboxReset, error) {
 	reset := &SandboxReset{}
 	err := s.b.call(ctx, request{method: http.MethodPost, path: "/v3/sandbox/reset", replayable: true}, reset)

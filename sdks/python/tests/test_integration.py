@@ -364,3 +364,22 @@ def test_a_campaign_is_created_granted_a_player_removed_and_cancelled(test_mode)
     assert [(g.player_id, g.rounds_left) for g in pending] == [("py-fr-1", 5)]
     cancelled = test_mode.free_round_campaigns.cancel(campaign.id)
     assert (cancelled.status, cancelled.grants.cancelled) == ("cancelled", 2)
+
+
+def test_the_demo_fixtures_settle_resettle_and_void_and_the_bets_read(live, test_mode):
+    fixture = unique("py")
+    settled = test_mode.sandbox.settle_fixture(fixture, outcome="home")
+    assert (settled.fixture_id, settled.outcome, settled.bets) == (fixture, "home", [])
+    with pytest.raises(casino_gaming.ConflictError) as raised:
+        test_mode.sandbox.settle_fixture(fixture, outcome="away")
+    assert raised.value.code == "fixture_settled"
+    assert test_mode.sandbox.resettle_fixture(fixture, outcome="away").outcome == "away"
+    assert test_mode.sandbox.void_fixture(fixture).outcome == "void"
+    with pytest.raises(casino_gaming.ConflictError) as raised:
+        test_mode.sandbox.resettle_fixture(unique("py"), outcome="draw")
+    assert raised.value.code == "fixture_not_settled"
+    with pytest.raises(casino_gaming.PermissionDeniedError):
+        live.sandbox.void_fixture(fixture)
+    assert all(not bet.livemode and bet.status == "settled" for bet in test_mode.sportsbook_bets.list(status="settled"))
+    with pytest.raises(casino_gaming.NotFoundError):
+        test_mode.sportsbook_bets.get("00000000-0000-4000-8000-000000000000")

@@ -147,7 +147,9 @@ export interface OperatorClient {
     checkWallet(input: { playerId: string; currency: string }, options?: RequestOptions): Promise<WalletCheckReport>;
     /**
      * Puts your test world back: removes your test players, their restrictions and your test
-     * webhook endpoints, sets your test wallet to transfer and closes your test sessions; says how many.
+     * webhook endpoints, sets your test wallet to transfer, closes your test sessions, ends your test
+     * rounds, free rounds and sportsbook bets (moving no money) and clears the demo fixtures'
+     * outcomes; says how many of each.
      */
     reset(options?: RequestOptions): Promise<SandboxReset>;
     /**

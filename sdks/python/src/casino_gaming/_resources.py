@@ -797,8 +797,9 @@ class Sandbox(_Resource):
     @operation("resetSandbox")
     def reset(self) -> SandboxReset:
         """Puts your test world back: removes your test players, their restrictions and your test
-        webhook endpoints, sets your test wallet to transfer and closes your test sessions; says how
-        many of each. A second reset finds nothing, so it is retried like a read."""
+        webhook endpoints, sets your test wallet to transfer, closes your test sessions, ends your
+        test rounds, free rounds and sportsbook bets (moving no money) and clears the demo fixtures'
+        outcomes; says how many of each. A second reset finds nothing, so it is retried like a read."""
         return self._send("POST", "/v3/sandbox/reset", SandboxReset, None, repeatable=True)
 
     @operation("settleSandboxFixture")
