@@ -89,7 +89,7 @@ const deliverySql = connectDatabase(target.url, { max: 2 });
 let stopping = false;
 const deliveries = (async () => {
   while (!stopping) {
-    await drainDeliveries(deliverySql, 1000, { allowPrivateUrls, idleMs: 200, stop: () => stopping })
+    await drainDeliveries(deliverySql, 1000, { allowPrivateUrls, idleMs: 200, rollUpReports: true, stop: () => stopping })
       .then((counts) => (counts.claimed || counts.wallet_calls) && console.log(`[deliver] ${JSON.stringify(counts)}`))
       .catch(async (error) => {
         console.error(`[deliver] ${(error as Error).message}`);

@@ -57,10 +57,12 @@ const SANDBOX_LEDGER_READS = '20261127002001_sandbox_ledger_reads.sql';
 // A reset ends the sportsbook's test bets and clears the demo fixtures: replaces reset_sandbox (which the
 // sandbox reset free rounds migration had replaced, its mutations with it) and sandbox_fixture_outcome.
 const SANDBOX_RESET_SPORTSBOOK = '20261207003000_sandbox_reset_sportsbook.sql';
-// Reports (issue 36): the closed days' cells at the report's grains, and the report that reads them.
-const REPORT_CELLS = '20261127004002_ggr_day_cells.sql';
 // Reports: what a test-mode free round paid, read from the test ledger (replaces ggr_cells and reconciliation_line).
 const REPORT_TEST_FREE = '20261127004003_test_free_round_wins.sql';
+// Reports: closed days read whole (replaces roll_up_ggr_cells and ggr_report).
+const REPORT_FRAGMENTS = '20261207002000_ggr_day_fragments.sql';
+// Reports: closed days rolled up by the delivery runner (replaces roll_up_ggr).
+const REPORT_ROLL_UP = '20261207002001_ggr_roll_up_daily.sql';
 // Replaces round_caller (the lean caller's, one statement per table, a win reading neither the profile nor the
 // jurisdiction) and round_win (free round play's): their mutations live here.
 const LEAN_WIN = '20261207004100_lean_win_caller.sql';
@@ -1098,23 +1100,23 @@ export const sqlMutations: SqlMutation[] = [
   },
   // Reports: a closed day's cells written once with its rows, read instead of its rows, never both.
   {
-    id: 'reports-1', file: REPORT_CELLS, tests: ['tests/reports/ggr-property.test.ts'],
+    id: 'reports-1', file: REPORT_ROLL_UP, tests: ['tests/reports/ggr-property.test.ts'],
     find: 'perform private.roll_up_ggr_cells(roll_up_ggr.client_id, through + 1, closed);', replace: 'null;',
     description: 'closed days are rolled up without their cells: a report by day misses them',
   },
   {
-    id: 'reports-2', file: REPORT_CELLS, tests: ['tests/reports/ggr-property.test.ts'],
+    id: 'reports-2', file: REPORT_FRAGMENTS, tests: ['tests/reports/ggr-property.test.ts'],
     find: 'split := case when through is null then ggr_report.from_day - 1 else least(ggr_report.to_day, through) end;',
     replace: 'split := coalesce(least(ggr_report.to_day, through), ggr_report.from_day - 1);',
     description: 'a report the cells cannot answer (not by day) reads them anyway, one row per day',
   },
   {
-    id: 'reports-3', file: REPORT_CELLS, tests: ['tests/reports/ggr-property.test.ts'],
+    id: 'reports-3', file: REPORT_FRAGMENTS, tests: ['tests/reports/ggr-property.test.ts'],
     find: "count(distinct d.player_id) filter (where d.bet_count > 0) || '}'", replace: "count(d.player_id) filter (where d.bet_count > 0) || '}'",
     description: "a day's cell counts a player once per game played, not once",
   },
   {
-    id: 'reports-4', file: REPORT_CELLS, tests: ['tests/reports/ggr-property.test.ts'],
+    id: 'reports-4', file: REPORT_FRAGMENTS, tests: ['tests/reports/ggr-property.test.ts'],
     find: "when by_provider or ggr_report.provider is not null then 'provider'", replace: "when by_provider then 'provider'",
     description: "a report by day of one provider reads the cells of every provider's day",
   },
@@ -1122,5 +1124,11 @@ export const sqlMutations: SqlMutation[] = [
     id: 'reports-5', file: REPORT_TEST_FREE, tests: ['tests/reports/reports-api.test.ts'],
     find: "coalesce(l.amount, sl.amount, (fc.request->>'amount')::numeric, 0)", replace: "coalesce(l.amount, (fc.request->>'amount')::numeric, 0)",
     description: 'what a test-mode free round paid is not counted in free_round_wins',
+  },
+  {
+    id: 'reports-6', file: REPORT_FRAGMENTS, tests: ['tests/reports/ggr-property.test.ts'],
+    find: "where whole and p.client_id = caller.client_id and p.days && daterange(ggr_report.from_day, split, '[]')",
+    replace: 'where whole and p.client_id = caller.client_id',
+    description: "a report's totals count the players of closed days outside it",
   },
 ];

@@ -261,6 +261,9 @@ async function checkEveryCell(operator: Operator) {
     ['&group_by=day,game', ['day', 'game'], () => true],
     ['&group_by=day&provider=spribe', ['day'], (m) => m.provider === 'spribe'],
     [`&group_by=day,provider&game_id=${limited}`, ['day', 'provider'], (m) => m.game_id === limited],
+    // Without filters, closed days are read whole (their fragments, totals and players' days).
+    ['&group_by=day,provider,game', ['day', 'provider', 'game'], () => true],
+    ['&group_by=currency,day', ['day'], () => true],
   ];
   for (const [query, groupBy, filter] of views) {
     const body = await report(operator, `from=${from}&to=${to}${query}`);
@@ -268,8 +271,12 @@ async function checkEveryCell(operator: Operator) {
     expect(byKey(body.totals), query).toEqual(byKey(expectedCells(movements.filter(filter), [], from, to)));
   }
   // A window of some days only: the days outside it count nowhere.
-  const some = await report(operator, `from=${day(-4)}&to=${day(-2)}&group_by=day`);
-  expect(byKey(some.data)).toEqual(byKey(expectedCells(movements, ['day'], day(-4), day(-2))));
+  for (const groupBy of ['day', 'day,provider']) {
+    const some = await report(operator, `from=${day(-4)}&to=${day(-2)}&group_by=${groupBy}`);
+    const dims = groupBy.split(',') as Dimension[];
+    expect(byKey(some.data), groupBy).toEqual(byKey(expectedCells(movements, dims, day(-4), day(-2))));
+    expect(byKey(some.totals), groupBy).toEqual(byKey(expectedCells(movements, [], day(-4), day(-2))));
+  }
   return movements;
 }
 
@@ -314,6 +321,19 @@ describe('GGR reports against the raw rows', () => {
                        + count(distinct (d.day, d.provider_id, d.game, d.currency_code))
                 from private.ggr_day d where d.client_id = ${operator.account.id})::int as expected`;
       expect(cells.written).toBe(cells.expected);
+      // And what a report by day reads whole: a fragment per closed day and grouping, a total per
+      // day and currency, a player's days once per currency.
+      const [whole] = await sql`
+        select (select count(*) from private.ggr_day_fragment where client_id = ${operator.account.id})::int as fragments,
+               (select count(*) from private.ggr_day_total where client_id = ${operator.account.id})::int as totals,
+               (select count(*) from private.ggr_player_days where client_id = ${operator.account.id})::int as players,
+               (select 4 * count(distinct d.day) from private.ggr_day d where d.client_id = ${operator.account.id})::int as days,
+               (select count(distinct (d.day, d.currency_code)) from private.ggr_day d where d.client_id = ${operator.account.id})::int
+                 as day_currencies,
+               (select count(distinct (d.currency_code, d.player_id)) from private.ggr_day d
+                where d.client_id = ${operator.account.id} and d.bet_count > 0)::int as bettors`;
+      expect(whole).toEqual({ fragments: whole.days, totals: whole.day_currencies, players: whole.bettors,
+        days: whole.days, day_currencies: whole.day_currencies, bettors: whole.bettors });
       await checkEveryCell(operator);
 
       // The rounds' own totals, kept by the engine: bets net of rollbacks and voids, wins paid.
@@ -325,6 +345,13 @@ describe('GGR reports against the raw rows', () => {
         expect(money(sum((m) => m.bets - m.rolledBack - m.voided))).toBe(money(units(t.bet)));
         expect(money(sum((m) => m.wins))).toBe(money(units(t.win)));
       }
-    }), { numRuns: 12 });
+    }), {
+      numRuns: 12,
+      // Always among them: one player on two games of one closed day (a day's cell counts them once).
+      examples: [[{ transfer: [0, 1].map((game) => ({
+        seamless: false, game, player: 0, currency: 0, bets: [{ amount: '1.0000', debit: 'accepted', rolledBack: false }],
+        end: 'win', win: '0.5000', creditAccepted: true, review: 'none', daysAgo: 2, later: Array<boolean>(12).fill(false),
+      } as Round)), seamless: [] }]],
+    });
   }, 600_000);
 });

@@ -15,6 +15,8 @@ export interface DeliveryOptions extends Partial<OutboundOptions> {
   timeoutMs?: number;
   /** How long an operator's seamless wallet has to answer. */
   walletTimeoutMs?: number;
+  /** Roll up reports' closed days, a client at a time (the scheduled runner does; tests choose). */
+  rollUpReports?: boolean;
   now?: () => Date;
 }
 
@@ -29,7 +31,7 @@ interface Claimed {
 
 /** One round of deliveries and wallet calls: what was claimed, and how each went. */
 export async function runDeliveries(sql: Sql, options: DeliveryOptions = {}): Promise<Record<string, number>> {
-  const [claimed, walletCounts, [{ stuck }], [{ ended }], [{ discarded }]] = await Promise.all([
+  const [claimed, walletCounts, [{ stuck }], [{ ended }], [{ discarded }], [{ rolled }]] = await Promise.all([
     sql<Claimed[]>`select * from private.claim_deliveries(${options.batch ?? 50}, ${options.leaseSeconds ?? 60})`,
     runWalletCalls(sql, {
       batch: options.batch, leaseSeconds: options.leaseSeconds, timeoutMs: options.walletTimeoutMs ?? WALLET_TIMEOUT_MS.fallback,
@@ -44,10 +46,14 @@ export async function runDeliveries(sql: Sql, options: DeliveryOptions = {}): Pr
     // stake given back, each told as sportsbook.bet.discarded (reason expired). It moves money: run
     // again when a concurrent movement took the balance it read.
     rerunConflicts(() => sql<{ discarded: number }[]>`select private.sportsbook_discard_expired() as discarded`),
+    // A live client's closed days rolled up for reports, a month of one client's days at a time, so
+    // that a report finds them done.
+    options.rollUpReports ? sql<{ rolled: number }[]>`select private.roll_up_due_ggr() as rolled` : [{ rolled: 0 }],
   ]);
   const outcomes = await Promise.all(claimed.map((delivery) => deliver(sql, delivery, options)));
   const counts: Record<string, number> = { claimed: claimed.length, ...walletCounts, ...(stuck ? { rounds_stuck: stuck } : {}),
-    ...(ended ? { free_round_ends: ended } : {}), ...(discarded ? { sportsbook_discarded: discarded } : {}) };
+    ...(ended ? { free_round_ends: ended } : {}), ...(discarded ? { sportsbook_discarded: discarded } : {}),
+    ...(rolled ? { reports_rolled_up: rolled } : {}) };
   for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
   return counts;
 }
