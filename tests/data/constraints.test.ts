@@ -78,6 +78,18 @@ describe('data rules', () => {
     expect(result).toBe(FOREIGN_KEY);
   });
 
+  test('a currency a ledger row uses is neither deleted nor renamed', async () => {
+    await sql.begin(async (tx) => {
+      await tx`insert into public.currency (code, name, symbol) values ('XLG', 'Ledger test', 'L')`;
+      await tx`insert into public.transaction (client_id, type, currency_code, amount) values (${c.alice.id}, 'deposit', 'XLG', 1)`;
+      expect(await outcome(() => tx.savepoint((s) => s`delete from public.currency where code = 'XLG'`))).toBe(FOREIGN_KEY);
+      expect(await outcome(() => tx.savepoint((s) => s`update public.currency set code = 'XLH' where code = 'XLG'`))).toBe(FOREIGN_KEY);
+      throw new Rollback();
+    }).catch((error) => {
+      if (!(error instanceof Rollback)) throw error;
+    });
+  });
+
   test('a reference to a missing account or ticket is rejected', async () => {
     const nobody = randomUUID();
     const attempts = [
