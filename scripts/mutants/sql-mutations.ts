@@ -943,6 +943,24 @@ export const sqlMutations: SqlMutation[] = [
     find: "'sportsbook_bets_closed', sportsbook.bets_closed,", replace: "'sportsbook_bets_closed', sportsbook.bets_discarded,",
     description: 'the answer counts the bets closed as the bets discarded',
   },
+  {
+    id: 'sportsbook-reset-1', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests, occurrence: 1,
+    find: "where b.client_id = client_id and not b.livemode and (b.status in ('reserved', 'open', 'settled') or b.owed > 0))",
+    replace: "where not b.livemode and (b.status in ('reserved', 'open', 'settled') or b.owed > 0))",
+    description: "one client's reset locks every client's test bets (and, with the loop's filter, ends them)",
+  },
+  {
+    id: 'sportsbook-reset-2', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests, occurrence: 2,
+    find: "where b.client_id = client_id and not b.livemode and (b.status in ('reserved', 'open', 'settled') or b.owed > 0)",
+    replace: "where not b.livemode and (b.status in ('reserved', 'open', 'settled') or b.owed > 0)",
+    description: "one client's reset ends every client's test bets",
+  },
+  {
+    id: 'sportsbook-reset-3', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    find: 'delete from private.sandbox_fixture_result f where f.client_id = client_id;',
+    replace: 'delete from private.sandbox_fixture_result f;',
+    description: "one client's reset clears every client's fixture outcomes",
+  },
   // The leaner settlement (the lean sportsbook settle migration).
   {
     id: 'sportsbook-40', file: LEAN_SETTLE, tests: sportsbookTests,

@@ -171,6 +171,55 @@ describe('a reset with the sportsbook in play', () => {
   });
 });
 
+describe('a reset by one client', () => {
+  it("leaves another client's test bets and fixture outcomes as they were", async () => {
+    const [op, other] = [await newOperator(sql, 'sb-reset-own'), await newOperator(sql, 'sb-reset-theirs')];
+    const [key, otherKey] = [(await issueKey(sql, op.account, 'Sandbox', false)).key, (await issueKey(sql, other.account, 'Sandbox', false)).key];
+    const match = `shared-${randomUUID().slice(0, 8)}`;
+    // Both clients play the same demo fixture; the other client's is settled, with a bet still open.
+    const placed: Record<string, string[]> = {};
+    for (const [who, k] of [['op', key], ['other', otherKey]] as const) {
+      const player = `player-${randomUUID()}`;
+      expect((await call('/sandbox/players', k, { player_id: player, currency: 'EUR', balance: '100' })).status).toBe(200);
+      const token = await launch(k, player);
+      placed[who] = [
+        await place(SANDBOX_PROVIDER_KEY, token, '10', [leg(match, 'home', '2')], '2', '20'),
+        await place(SANDBOX_PROVIDER_KEY, token, '10', [leg(`${match}-later`, 'home', '2')], '2', '20', who === 'other'),
+      ];
+    }
+    expect((await fixture(otherKey, match, 'settle', 'home')).status).toBe(200);
+    const theirs = await bets(other.account.id, false);
+    expect(Object.values(theirs).sort()).toEqual(['reserved 0.0000 0.0000 0.0000', 'settled 20.0000 20.0000 0.0000']);
+
+    // The other client's settled bet is being settled again meanwhile (its round locked): the reset
+    // never waits for it, since it locks the caller's rounds alone (a lock wait would time out).
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+    const settling = sql.begin(async (t) => {
+      await t`select 1 from public.game_round where provider_round_id = ${placed.other[0]} for update`;
+      locked();
+      await released;
+    });
+    await lockHeld;
+    try {
+      const hash = createHash('sha256').update(key).digest('hex');
+      const [answer] = await sql.begin(async (t) => {
+        await t`set local lock_timeout = '5s'`;
+        return t`select outcome, body from private.reset_sandbox(${hash})`;
+      });
+      expect(JSON.parse(answer.body)).toMatchObject({ sportsbook_bets_discarded: 2, sportsbook_bets_closed: 0, sportsbook_fixtures_cleared: 0 });
+    } finally {
+      release();
+      await settling;
+    }
+    expect(await bets(other.account.id, false)).toEqual(theirs);
+    expect(await fixture(otherKey, match, 'settle', 'home')).toMatchObject({ status: 409, body: { code: 'fixture_settled' } });
+    expect((await fixture(otherKey, match, 'resettle', 'away')).status).toBe(200);
+  });
+});
+
 describe('a reset with seamless test bets in play', () => {
   let wallet: ReferenceWallet;
 
