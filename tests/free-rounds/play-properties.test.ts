@@ -124,6 +124,23 @@ describe('free rounds in seamless mode', () => {
     expect(wallet.balance(player)).toBe('103.0000');
     expect(await grantRow(grant)).toMatchObject({ status: 'completed', total_win: '3.0000' });
   });
+  it("a free bet whose balance call the operator does not answer is refused 502 wallet_unavailable, writing nothing, and plays once it answers", async () => {
+    const player = id('player');
+    const { grants: [grant] } = await grantsFor(seamlessOperator, games.perRound, [player], 2);
+    const token = await launchToken(handle, seamlessOperator, { player_id: player, game_id: games.perRound });
+    const free = { path: 'bets' as const, body: { session_token: token, transaction_id: id('fb'), round_id: id('round'), amount: '1', free_round_grant_id: grant } };
+    wallet.fault = (call) => (call.action === 'balance' ? 'error' : 'none');
+    try {
+      expect(await send(free)).toMatchObject({ status: 502, body: { code: 'wallet_unavailable', retryable: true } });
+    } finally {
+      wallet.fault = undefined;
+    }
+    expect((await owner`select count(*)::int as n from public.round_transaction where transaction_id = ${free.body.transaction_id}`)[0].n).toBe(0);
+    expect(await grantRow(grant)).toMatchObject({ rounds_used: 0 });
+    expect(await send(free)).toMatchObject({ status: 200, body: { balance: '100.0000' } });
+    expect(wallet.calls.filter((c) => c.player_id === player).map((c) => c.action)).toEqual(['balance', 'balance']);
+    expect(await grantRow(grant)).toMatchObject({ rounds_used: 1 });
+  });
 });
 
 describe('the delivery runner', () => {

@@ -5,7 +5,7 @@
 // round in play settles after a cancel or the expiry, grants complete, restrictions apply but free
 // bets are no stakes, and 50 free bets at once on 10 rounds use exactly 10. Expiry is never waited
 // for: an expired grant is one whose window was put in the past.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect, outcome } from '../helpers/db.ts';
@@ -402,5 +402,25 @@ describe('what the operator reads of a free round', () => {
     const [closed] = await sql`select data from public.event where client_id = ${operator.account.id} and type = 'round.closed'
                                and data->>'round_id' = ${free}`;
     expect(closed.data.free_round_grant_id).toBe(g.grant);
+  });
+});
+
+describe('free rounds, as the mutation campaign asked', () => {
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  const fingerprint = async (tx: string) =>
+    (await sql`select request_fingerprint from public.round_transaction where transaction_id = ${tx}`)[0].request_fingerprint as string;
+
+  it("fingerprints a free bet, a free win and a payout by a fixed recipe, the grant's id in it, so a retry across a release still replays", async () => {
+    const g = await granted({ games: [games.lumpSum], rounds: 1, bet: '1' });
+    const [b, round, w, pay] = [id('fb'), id('round'), id('w'), id('pay')];
+    expect((await bet({ session_token: g.token, transaction_id: b, round_id: round, amount: '1.00', free_round_grant_id: g.grant })).status)
+      .toBe(200);
+    const [{ session_id: sessionId }] = await sql`select session_id from public.game_round where provider_round_id = ${round}`;
+    expect(await fingerprint(b)).toBe(sha(JSON.stringify(['bet', sessionId, b, round, '1', false, g.grant])));
+    expect((await win({ session_token: g.token, transaction_id: w, round_id: round, amount: '2.50', round_closed: true, free_round_grant_id: g.grant }))
+      .status).toBe(200);
+    expect(await fingerprint(w)).toBe(sha(JSON.stringify(['win', sessionId, w, round, '2.5', true, null, g.grant])));
+    expect((await payout(g.grant, { transaction_id: pay, amount: '2.50' })).status).toBe(200);
+    expect(await fingerprint(pay)).toBe(sha(JSON.stringify(['payout', g.grant, pay, '2.5'])));
   });
 });

@@ -22,6 +22,11 @@ export interface ReferenceWallet {
   misbehave: Misbehaviour;
   /** Decides the misbehaviour per call when set (else `misbehave` holds for all). */
   fault?: (call: Record<string, string>) => Misbehaviour;
+  /**
+   * When set and it gives a body for a call, the wallet refuses that call with it (422), applying
+   * nothing, as an operator refuses for a reason of its own (a blocked player, a limit it keeps).
+   */
+  refuse?: (call: Record<string, string>) => Record<string, string> | undefined;
   /** With `slow`: how long to wait before answering (the call is applied first, as a slow wallet would). */
   slowMs: number;
   /** When set, a slow answer waits for it instead of `slowMs`: the test decides when it goes. */
@@ -98,6 +103,8 @@ export async function startReferenceWallet(secret: string, opening = '100'): Pro
       const misbehave = wallet.fault?.(call) ?? wallet.misbehave;
       if (misbehave === 'error') return answer(500, { code: 'internal' });
       if (misbehave === 'garbage') return answer(200, '<html>not json</html>');
+      const refusal = wallet.refuse?.(call);
+      if (refusal) return answer(422, refusal);
       let result = call.transaction_id ? answered.get(call.transaction_id) : undefined;
       if (!result) {
         const applied = apply(call);

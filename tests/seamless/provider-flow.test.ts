@@ -114,6 +114,41 @@ describe('seamless mode through the provider API', () => {
     expect(await post('bets', bet)).toMatchObject({ status: 200, body: { balance: '50.0000' } });
   });
 
+  it("answers a debit the operator refuses for its own reason as wallet_refused, with its code and any balance it gave, writing nothing", async () => {
+    wallet.misbehave = 'none';
+    const { token, player } = await launch();
+    const bet = () => ({ session_token: token, transaction_id: id('bet'), round_id: id('round'), amount: '5' });
+    const written = async (b: { transaction_id: string; round_id: string }) => [
+      (await owner`select count(*)::int as n from public.round_transaction where transaction_id = ${b.transaction_id}`)[0].n,
+      await roundOf(b.round_id),
+    ];
+    try {
+      // With the balance it keeps: the problem carries it, in the session's currency.
+      wallet.refuse = (call) => (call.action === 'debit' ? { code: 'player_blocked', balance: '100.0000' } : undefined);
+      const withBalance = bet();
+      const refused = await post('bets', withBalance);
+      expect(refused).toMatchObject({ status: 422, body: {
+        code: 'wallet_refused', wallet_code: 'player_blocked', balance: '100.0000', currency: 'EUR', retryable: false,
+        detail: "The operator's wallet refused the debit (player_blocked); nothing was written.",
+      } });
+      expect(await written(withBalance)).toEqual([0, undefined]);
+      // Without one: no balance and no currency, rather than a balance of null.
+      wallet.refuse = (call) => (call.action === 'debit' ? { code: 'account_frozen' } : undefined);
+      const without = bet();
+      const bare = await post('bets', without);
+      expect(bare).toMatchObject({ status: 422, body: { code: 'wallet_refused', wallet_code: 'account_frozen' } });
+      expect(Object.keys(bare.body)).not.toContain('balance');
+      expect(Object.keys(bare.body)).not.toContain('currency');
+      expect(await written(without)).toEqual([0, undefined]);
+      // Refused means never made: the same bet, sent again once the operator takes it, stands.
+      wallet.refuse = undefined;
+      expect(await post('bets', without)).toMatchObject({ status: 200, body: { balance: '95.0000' } });
+      expect(callsOf(player).map((call) => call.action)).toEqual(['debit', 'debit', 'debit']);
+    } finally {
+      wallet.refuse = undefined;
+    }
+  });
+
   it('a debit unanswered in time fails, and its compensating rollback gives back what the slow operator took', async () => {
     const { token, player } = await launch();
     const [tx, round] = [id('bet'), id('round')];

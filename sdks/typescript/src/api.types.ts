@@ -1290,10 +1290,12 @@ export interface components {
             retryable: boolean;
             /** @description Every failing field (400 `validation_failed` and `invalid_parameters`, 422 `reference_unavailable`). */
             errors?: components["schemas"]["FieldError"][];
-            /** @description `insufficient_funds` only: the balance the bet could not be taken from. */
+            /** @description `insufficient_funds`: the balance the bet could not be taken from; `wallet_refused`: the balance the operator's wallet gave with its refusal, if it gave one. */
             balance?: components["schemas"]["Amount"];
-            /** @description `insufficient_funds` only: the balance's currency. */
+            /** @description With `balance`: the balance's currency. */
             currency?: string;
+            /** @description `wallet_refused` only: the code the operator's seamless wallet refused the debit or stake with. */
+            wallet_code?: string;
             /**
              * @description `invalid_settlement` only: the payout is above the bet's potential payout, or its result says otherwise (lost pays 0, won more than 0, void the stake).
              * @enum {string}
