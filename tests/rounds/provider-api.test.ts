@@ -2,13 +2,18 @@
 // a session POST /v3/sessions made; the balance, bets, wins and rollbacks; repeats replayed byte for
 // byte; every refusal a problem with its code; 401 before 400; each answer as the document says.
 import { createHash, randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
+import { createApp } from '../../supabase/functions/v3/app.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
 import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
-const { handle } = await sessionsHandler();
+const { handle, signer } = await sessionsHandler();
+// A second pool for the app a test builds itself (see 'answers at each of its paths').
+const appSql = connectDatabase(inject('databaseUrl'), { max: 2 });
+afterAll(() => appSql.end());
 let operator: Operator;
 let providerKey: string;
 let spribeKey: string;
@@ -310,6 +315,49 @@ describe('the provider API, as the mutation campaign asked', () => {
     const rollback = id('rb');
     expect((await post('rollbacks', { session_token: token, transaction_id: rollback, rolled_back_transaction_id: other })).status).toBe(200);
     expect(await fingerprint(rollback)).toBe(sha(JSON.stringify(['rollback', sessionId, rollback, other])));
+  });
+
+  // The app is built inside the test, not when the file loads, so what the routes' table and the
+  // CORS middleware are made of is this test's to hold: every path answers as itself, from any origin.
+  it('answers at each of its paths, to a page of any origin: the preflight, and every answer and refusal', async () => {
+    const app = createApp({ sql: appSql, signer, config: { allowPrivateUrls: true } });
+    const request = (path: string, init: RequestInit) => app(new Request(`http://api.test/v3/provider/${path}`, init));
+    const origin = 'https://game.example';
+    const call = async (method: string, path: string, body?: object) => {
+      const response = await request(path, {
+        method, body: body && JSON.stringify(body),
+        headers: { authorization: `Bearer ${providerKey}`, origin, ...(body ? { 'content-type': 'application/json' } : {}) },
+      });
+      return [path, response.status, (await response.json()).code ?? 'ok', response.headers.get('access-control-allow-origin')];
+    };
+    const token = await launchToken();
+    const [tx, round] = [id('bet'), id('round')];
+    expect([
+      await call('GET', `balance?session_token=${token}`),
+      await call('GET', `free-rounds?session_token=${token}`),
+      await call('POST', 'bets', { session_token: token, transaction_id: tx, round_id: round, amount: '1' }),
+      await call('POST', 'wins', { session_token: token, transaction_id: id('win'), round_id: round, amount: '0' }),
+      await call('POST', 'rollbacks', { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: id('never') }),
+      await call('POST', `free-rounds/${randomUUID()}/payout`, { transaction_id: id('pay'), amount: '1' }),
+    ]).toEqual([
+      [`balance?session_token=${token}`, 200, 'ok', '*'],
+      [`free-rounds?session_token=${token}`, 200, 'ok', '*'],
+      ['bets', 200, 'ok', '*'],
+      ['wins', 200, 'ok', '*'],
+      ['rollbacks', 200, 'ok', '*'],
+      [expect.stringMatching(/payout$/), 422, 'free_round_grant_unknown', '*'],
+    ]);
+    for (const path of ['balance', 'bets', 'free-rounds/x/payout']) {
+      const preflight = await request(path, {
+        method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      });
+      expect([path, preflight.status, Object.fromEntries([...preflight.headers].filter(([name]) => name.startsWith('access-control-')))]).toEqual([
+        path, 204, {
+          'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET,POST',
+          'access-control-allow-headers': 'authorization,content-type', 'access-control-max-age': '600',
+        },
+      ]);
+    }
   });
 
   it('answers are never stored by a cache: the balance, a bet and its replay', async () => {

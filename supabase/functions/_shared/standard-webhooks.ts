@@ -40,10 +40,10 @@ export type SignedAnswer = PinnedAnswer | { failure: 'refused'; refusal: UrlRefu
  */
 export async function postSigned(post: SignedPost): Promise<SignedAnswer> {
   const headers = signedHeaders(post.secrets, post.messageId, post.now ?? new Date(), post.body);
-  // One deadline for the whole send, resolving the name included.
+  // One deadline for the whole send, resolving the name included. An AbortSignal dispatches
+  // `abort` once at most, so the listener needs no `once`.
   const signal = AbortSignal.timeout(post.timeoutMs);
-  const timedOut = new Promise<{ failure: 'timeout' }>((resolve) =>
-    signal.addEventListener('abort', () => resolve({ failure: 'timeout' }), { once: true }));
+  const timedOut = new Promise<{ failure: 'timeout' }>((resolve) => signal.addEventListener('abort', () => resolve({ failure: 'timeout' })));
   const target = await Promise.race([callableTarget(post.url, post), timedOut]);
   if ('failure' in target) return target;
   if ('refusal' in target) return { failure: 'refused', refusal: target.refusal };
