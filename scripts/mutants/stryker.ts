@@ -8,9 +8,7 @@
 // reported as not covered. --ignoreStatic leaves out the mutants of code that runs outside any test
 // (each would run every test); the doc counts them as not run.
 //
-// Stryker 10 declares Node >= 22 and its command line refuses anything older; this project runs on
-// Node 20 (package.json "engines", CI). Only the command line checks: its API, loaded here by path
-// (the package exports only the entry that checks), runs on Node 20 as it is.
+// Stryker's API is loaded by path: the package exports only its command line's entry.
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
