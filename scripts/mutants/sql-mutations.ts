@@ -220,6 +220,32 @@ export const sqlMutations: SqlMutation[] = [
     replace: "    if false then\n      perform private.emit_event(s.client_id, s.livemode, 'round.closed',",
     description: 'a round closed by its first bet is never told (round.closed)',
   },
+  // The caller's read (round_caller, one statement per table; a win reads neither the profile nor the jurisdiction).
+  {
+    id: 'rounds-53', file: LEAN_WIN, tests: ['tests/rounds/provider-api.test.ts'],
+    find: "where k.key_hash = round_caller.key_hash and k.status = 'active';", replace: 'where k.key_hash = round_caller.key_hash;',
+    description: 'a revoked provider key still plays',
+  },
+  {
+    id: 'rounds-54', file: LEAN_WIN, tests: ['tests/rounds/provider-api.test.ts'],
+    find: 'gs.id = round_caller.session_id and gs.provider_id = k.provider_id', replace: 'gs.id = round_caller.session_id',
+    description: "a provider's key plays another provider's session",
+  },
+  {
+    id: 'rounds-55', file: LEAN_WIN, tests: suspendedTests,
+    find: "  if bet then\n    select p.status = 'active' into client_active", replace: "  if not bet then\n    select p.status = 'active' into client_active",
+    description: "a bet reads no client status (a suspended client's sessions bet) and a win does",
+  },
+  {
+    id: 'rounds-56', file: LEAN_WIN, tests: sandboxTests,
+    find: '  if s.livemode then\n    select w.balance into available', replace: '  if true then\n    select w.balance into available',
+    description: "a test session is judged on the float, not its test player's balance and behaviour",
+  },
+  {
+    id: 'rounds-57', file: LEAN_WIN, tests: restrictionTests,
+    find: '  may_refuse := coalesce(may_refuse, false);\n', replace: '',
+    description: "a player with no restrictions of their own escapes the jurisdiction's maximum stake",
+  },
   // A round settles in the wallet it started in (game_round.wallet_mode), whatever the mode later.
   {
     id: 'rounds-20', file: FREE_PLAY, tests: modeSwitchTests,
