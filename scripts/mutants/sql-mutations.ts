@@ -57,6 +57,9 @@ const SANDBOX_LEDGER_READS = '20261127002001_sandbox_ledger_reads.sql';
 // A reset ends the sportsbook's test bets and clears the demo fixtures: replaces reset_sandbox (which the
 // sandbox reset free rounds migration had replaced, its mutations with it) and sandbox_fixture_outcome.
 const SANDBOX_RESET_SPORTSBOOK = '20261207003000_sandbox_reset_sportsbook.sql';
+// A reset writes a seamless test bet's money back to what its wallet took: replaces sportsbook_reset_sandbox (the
+// sandbox reset sportsbook migration's): its mutations live here.
+const RESET_UNSENT = '20261207004900_sandbox_reset_unsent_calls.sql';
 // Reports: what a test-mode free round paid, read from the test ledger (replaces ggr_cells and reconciliation_line).
 const REPORT_TEST_FREE = '20261127004003_test_free_round_wins.sql';
 // Reports: closed days read whole (replaces roll_up_ggr_cells and ggr_report).
@@ -920,41 +923,41 @@ export const sqlMutations: SqlMutation[] = [
   },
   // A sandbox reset with the sportsbook in play (the sandbox reset sportsbook migration).
   {
-    id: 'sportsbook-31', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    id: 'sportsbook-31', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
     find: "status := case when ending.status in ('reserved', 'open') then 'discarded'",
     replace: "status := case when ending.status = 'reserved' then 'discarded'",
     description: 'a reset leaves test bets open, to be settled against a removed player (or a new one of the same id)',
   },
   {
-    id: 'sportsbook-32', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    id: 'sportsbook-32', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
     find: "when ending.status = 'settled' then 'closed'", replace: "when false then 'closed'",
     description: 'a reset leaves test bets settled, to be resettled after it',
   },
   {
-    id: 'sportsbook-33', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
-    find: 'paid = b.paid - b.owed, owed = 0,', replace: 'paid = b.paid, owed = b.owed,',
+    id: 'sportsbook-33', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
+    find: 'payout = kept, paid = kept, owed = 0,', replace: 'payout = kept, paid = kept + b.owed, owed = b.owed,',
     description: "a removed test player's owed clawbacks are taken from the next test player of its id",
   },
   {
-    id: 'sportsbook-34', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    id: 'sportsbook-34', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
     find: 'delete from private.sandbox_fixture_result f where f.client_id = client_id;',
     replace: 'delete from private.sandbox_fixture_result f where false;',
     description: "a reset keeps the demo fixtures' outcomes: they cannot be settled again (fixture_settled)",
   },
   {
-    id: 'sportsbook-35', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests, occurrence: 2,
-    find: "where b.client_id = client_id and not b.livemode and (b.status in ('reserved', 'open', 'settled') or b.owed > 0)",
-    replace: "where b.client_id = client_id and (b.status in ('reserved', 'open', 'settled') or b.owed > 0)",
+    id: 'sportsbook-35', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
+    find: '    where b.client_id = client_id and not b.livemode\n      and (',
+    replace: '    where b.client_id = client_id\n      and (',
     description: "a test key's reset ends its live bets too",
   },
   {
-    id: 'sportsbook-36', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
-    find: "      update public.game_round r set status = 'cancelled', total_bet = 0 where r.id = ending.round_id;\n",
+    id: 'sportsbook-36', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
+    find: "      update public.game_round r set status = 'cancelled', total_bet = 0, total_win = kept where r.id = ending.round_id;\n",
     replace: '',
     description: "a bet the reset discards keeps its round closed with its stake, as if it stood",
   },
   {
-    id: 'sportsbook-37', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    id: 'sportsbook-37', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
     find: "      perform private.emit_event(ending.client_id, false, 'sportsbook.bet.discarded',",
     replace: "      perform private.emit_event(ending.client_id, false, 'sportsbook.bet.closed',",
     description: 'a bet the reset discards is told as closed',
@@ -970,22 +973,61 @@ export const sqlMutations: SqlMutation[] = [
     description: 'the answer counts the bets closed as the bets discarded',
   },
   {
-    id: 'sportsbook-reset-1', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests, occurrence: 1,
-    find: "where b.client_id = client_id and not b.livemode and (b.status in ('reserved', 'open', 'settled') or b.owed > 0))",
-    replace: "where not b.livemode and (b.status in ('reserved', 'open', 'settled') or b.owed > 0))",
+    id: 'sportsbook-reset-1', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
+    find: '                 where b.client_id = client_id and not b.livemode\n',
+    replace: '                 where not b.livemode\n',
     description: "one client's reset locks every client's test bets (and, with the loop's filter, ends them)",
   },
   {
-    id: 'sportsbook-reset-2', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests, occurrence: 2,
-    find: "where b.client_id = client_id and not b.livemode and (b.status in ('reserved', 'open', 'settled') or b.owed > 0)",
-    replace: "where not b.livemode and (b.status in ('reserved', 'open', 'settled') or b.owed > 0)",
+    id: 'sportsbook-reset-2', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
+    find: '    where b.client_id = client_id and not b.livemode\n      and (',
+    replace: '    where not b.livemode\n      and (',
     description: "one client's reset ends every client's test bets",
   },
   {
-    id: 'sportsbook-reset-3', file: SANDBOX_RESET_SPORTSBOOK, tests: sandboxResetSportsbookTests,
+    id: 'sportsbook-reset-3', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
     find: 'delete from private.sandbox_fixture_result f where f.client_id = client_id;',
     replace: 'delete from private.sandbox_fixture_result f;',
     description: "one client's reset clears every client's fixture outcomes",
+  },
+  // The reset writes a seamless test bet's money back to what its wallet took (the sandbox reset unsent calls migration).
+  {
+    id: 'sportsbook-reset-4', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
+    find: '    kept := least(greatest(ending.paid - ending.owed - unsent, 0), ending.potential_payout);',
+    replace: '    kept := ending.paid - ending.owed;',
+    description: "a bet the reset ends keeps as paid a payout whose credit the wallet never got (the call ended failed)",
+  },
+  {
+    id: 'sportsbook-reset-5', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
+    find: "                                   else -(c.request->>'amount')::numeric end)",
+    replace: "                                   else 0 end)",
+    description: "a bet the reset ends counts as taken back a clawback the wallet never gave",
+  },
+  {
+    id: 'sportsbook-reset-6', file: RESET_UNSENT, tests: sandboxResetSportsbookTests, occurrence: 2,
+    find: '           or private.sportsbook_unsent(b) is not null)', replace: '           or false)',
+    description: "a bet closed while its payout's credit waited keeps that payout as paid after the reset",
+  },
+  {
+    id: 'sportsbook-reset-7', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
+    find: "'moved', (kept - (b.paid - b.owed))::numeric(20, 4)::text,", replace: "'moved', '0.0000',",
+    description: "the reset's line hides what it wrote back: the bet's lines' `moved` no longer add up to what moved",
+  },
+  {
+    id: 'sportsbook-reset-8', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
+    find: '      update public.game_round r set total_win = kept where r.id = ending.round_id and r.total_win <> kept;\n',
+    replace: '',
+    description: "a settled bet's round keeps as its total_win a payout the reset wrote back",
+  },
+  {
+    id: 'sportsbook-reset-9', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
+    find: "c.status <> 'accepted'", replace: "c.status = 'pending'",
+    description: "a payout whose credit failed before the reset (its retries spent) stays counted as paid",
+  },
+  {
+    id: 'sportsbook-reset-10', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
+    find: `  if bet.settlements @> '[{"type": "sandbox_reset"}]' then`, replace: '  if false then',
+    description: "a second reset writes a bet's failed calls back again",
   },
   // The leaner settlement (the lean sportsbook settle migration).
   {

@@ -88,7 +88,9 @@ type SportsbookBet struct {
 // SportsbookSettlement is one change of a bet: a settlement, an unsettlement, a recovery (a
 // clawback it owed, taken from another bet's payout), a discard, (seamless mode) a
 // clawback_refused: a clawback the operator's wallet refused for funds, now owed, or (test mode) a
-// sandbox_reset: the bet ended by a sandbox reset, moving nothing, what it owed Forgiven.
+// sandbox_reset: the bet ended by a sandbox reset, moving nothing, what it owed Forgiven (in
+// seamless mode its Moved gives back what the calls the wallet never took had counted, so the
+// bet's Paid and Payout are what the wallet took).
 type SportsbookSettlement struct {
 	Type          string            `json:"type"`
 	TransactionID string            `json:"transaction_id"`

@@ -223,7 +223,7 @@ describe('a reset by one client', () => {
 describe('a reset with seamless test bets in play', () => {
   let wallet: ReferenceWallet;
 
-  it('ends the bets and the calls still due to the test wallet, and sends the wallet nothing', async () => {
+  it("ends the bets and the calls still due to the test wallet, sends the wallet nothing, and writes each bet's money back to what the wallet took", async () => {
     const op = await newOperator(sql, 'sb-reset-seamless');
     const key = (await issueKey(sql, op.account, 'Sandbox', false)).key;
     const setTo = (url: string) => sql`select * from private.change_wallet_settings(${op.account.id}, false, 'seamless', ${url}, false)`;
@@ -233,28 +233,76 @@ describe('a reset with seamless test bets in play', () => {
       await setTo(wallet.url);
       const player = `player-${randomUUID()}`;
       const match = `seamless-${randomUUID().slice(0, 8)}`;
+      const earlier = `${match}-earlier`;
       const token = await launch(key, player);
       const won = await place(SANDBOX_PROVIDER_KEY, token, '10', [leg(match, 'home', '2')], '2', '20');
+      const closed = await place(SANDBOX_PROVIDER_KEY, token, '10', [leg(match, 'home', '2')], '2', '20');
+      // Its potential payout above what it pays, so no bound of a payout hides a second write-back.
+      const clawed = await place(SANDBOX_PROVIDER_KEY, token, '10', [leg(earlier, 'home', '2')], '2', '40');
       const open = await place(SANDBOX_PROVIDER_KEY, token, '10', [leg(`${match}-x`, 'home', '2')], '2', '20');
       const reserved = await place(SANDBOX_PROVIDER_KEY, token, '10', [leg(`${match}-x`, 'home', '2')], '2', '20', true);
+      expect(wallet.balance(player)).toBe('50.0000');
+      // One bet's payout reaches the wallet.
+      expect((await fixture(key, earlier, 'settle', 'home')).status).toBe(200);
       expect(wallet.balance(player)).toBe('70.0000');
-      // The payout's credit is refused: it waits for the runner.
+      // Then the wallet fails: two payouts' credits and a clawback wait for the runner, and one of
+      // the bets whose credit waits is closed by the provider meanwhile.
       wallet.misbehave = 'error';
       expect((await fixture(key, match, 'settle', 'home')).status).toBe(200);
-      const pending = () => sql`select action from public.wallet_call where client_id = ${op.account.id} and status = 'pending'`;
-      expect(await pending()).toEqual([{ action: 'credit' }]);
+      expect((await fixture(key, earlier, 'resettle', 'away')).status).toBe(200);
+      expect((await call(`/provider/sportsbook/bets/${closed}/close`, SANDBOX_PROVIDER_KEY, { transaction_id: `tx-${randomUUID()}` },
+        'providerSportsbookClose')).status).toBe(200);
+      const pending = async () => (await sql<{ action: string }[]>`
+        select action from public.wallet_call where client_id = ${op.account.id} and status = 'pending'`).map((c) => c.action).sort();
+      expect(await pending()).toEqual(['clawback', 'credit', 'credit']);
+      // The closed bet's credit fails before the reset, its retries spent (as the runner leaves it
+      // after the last one).
+      await sql`update public.wallet_call c set status = 'failed', completed_at = now(), last_error = 'HTTP 500'
+                from public.round_transaction t join public.game_round r on r.id = t.round_id
+                where t.id = c.round_transaction_id and r.provider_round_id = ${closed} and c.action = 'credit'`;
+      expect(await pending()).toEqual(['clawback', 'credit']);
+      // What the bets say before the reset: every call counted as made.
+      expect(await bets(op.account.id, false)).toMatchObject({
+        [won]: 'settled 20.0000 20.0000 0.0000', [closed]: 'closed 20.0000 20.0000 0.0000', [clawed]: 'settled 0.0000 0.0000 0.0000',
+      });
       wallet.misbehave = 'none';
       const sent = wallet.calls.length;
 
       const done = await call('/sandbox/reset', key, {}, 'resetSandbox');
-      expect(done).toMatchObject({ status: 200, body: { sportsbook_bets_discarded: 2, sportsbook_bets_closed: 1, wallet_mode: 'transfer' } });
+      expect(done).toMatchObject({ status: 200, body: { sportsbook_bets_discarded: 2, sportsbook_bets_closed: 2, wallet_mode: 'transfer' } });
       expect(await pending()).toEqual([]);
+      // Each bet says what the wallet took: the credits it never got are not paid, the clawback it
+      // never gave is still paid, and the payout in force is what was paid.
       expect(await bets(op.account.id, false)).toEqual({
-        [won]: 'closed 20.0000 20.0000 0.0000', [open]: 'discarded 0.0000 0.0000 0.0000',
-        [reserved]: 'discarded 0.0000 0.0000 0.0000',
+        [won]: 'closed 0.0000 0.0000 0.0000', [closed]: 'closed 0.0000 0.0000 0.0000', [clawed]: 'closed 20.0000 20.0000 0.0000',
+        [open]: 'discarded 0.0000 0.0000 0.0000', [reserved]: 'discarded 0.0000 0.0000 0.0000',
       });
       expect(wallet.calls.length).toBe(sent);
       expect(wallet.balance(player)).toBe('70.0000');
+      const { body: read } = await call(`/sportsbook/bets?player_id=${player}`, key, undefined, 'listSportsbookBets');
+      const view = Object.fromEntries(read.data.map((b: {
+        bet_id: string; result: string | null; settlements: { type: string; moved: string; payout?: string }[];
+      }) => {
+        const line = b.settlements.at(-1)!;
+        const moved = b.settlements.reduce((sum, l) => sum + Number(l.moved), 0);
+        return [b.bet_id, `${b.result} ${line.type} ${line.moved} ${line.payout} ${moved.toFixed(4)}`];
+      }));
+      // The reset's line gives back what the failed calls' lines counted; every line's `moved` adds up to what moved.
+      expect(view).toEqual({
+        [won]: 'won sandbox_reset -20.0000 0.0000 0.0000', [closed]: 'won sandbox_reset -20.0000 0.0000 0.0000',
+        [clawed]: 'lost sandbox_reset 20.0000 20.0000 20.0000',
+        [open]: 'null sandbox_reset 0.0000 0.0000 0.0000', [reserved]: 'null sandbox_reset 0.0000 0.0000 0.0000',
+      });
+      const rounds = await sql<{ bet: string; total_win: string }[]>`
+        select provider_round_id as bet, total_win::text from public.game_round where provider_round_id in ${sql([won, closed, clawed])}`;
+      expect(Object.fromEntries(rounds.map((r) => [r.bet, r.total_win]))).toEqual({ [won]: '0.0000', [closed]: '0.0000', [clawed]: '20.0000' });
+      const told = await sql<{ bet: string; paid: string }[]>`
+        select data->>'bet_id' as bet, data->>'paid' as paid from public.event
+        where client_id = ${op.account.id} and not livemode and type = 'sportsbook.bet.closed' and data->>'bet_id' in ${sql([won, clawed])}`;
+      expect(Object.fromEntries(told.map((e) => [e.bet, e.paid]))).toEqual({ [won]: '0.0000', [clawed]: '20.0000' });
+      // A second reset finds nothing more to write back.
+      expect((await call('/sandbox/reset', key, {}, 'resetSandbox')).body).toMatchObject({ sportsbook_bets_discarded: 0, sportsbook_bets_closed: 0 });
+      expect(await bets(op.account.id, false)).toMatchObject({ [won]: 'closed 0.0000 0.0000 0.0000', [clawed]: 'closed 20.0000 20.0000 0.0000' });
     } finally {
       await wallet.close();
     }

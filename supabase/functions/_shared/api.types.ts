@@ -2313,7 +2313,7 @@ export interface components {
             balance: components["schemas"]["Amount"] | null;
             currency: string | null;
         };
-        /** @description One change of a bet: a `settlement`, an `unsettlement`, a `recovery` (a clawback it owed, taken from the payout of another bet of the player's, `from_bet_id`), a `discard`, (seamless mode) a `clawback_refused`: a clawback the operator's wallet refused for funds, now owed (`moved` gives back what the settlement's line took), or a `sandbox_reset` (test mode): the bet ended by `POST /v3/sandbox/reset`, moving nothing (`discarded` if it was reserved or open, `closed` if settled), what it owed `forgiven`. */
+        /** @description One change of a bet: a `settlement`, an `unsettlement`, a `recovery` (a clawback it owed, taken from the payout of another bet of the player's, `from_bet_id`), a `discard`, (seamless mode) a `clawback_refused`: a clawback the operator's wallet refused for funds, now owed (`moved` gives back what the settlement's line took), or a `sandbox_reset` (test mode): the bet ended by `POST /v3/sandbox/reset`, moving nothing (`discarded` if it was reserved or open, `closed` if settled), what it owed `forgiven`; in seamless mode its `moved` gives back what the bet's payout and clawback calls the wallet never took (still due, or failed) had counted, so `paid` and the `payout` after it are what the wallet took. */
         SportsbookSettlement: {
             /** @enum {string} */
             type: "settlement" | "unsettlement" | "recovery" | "discard" | "clawback_refused" | "sandbox_reset";
@@ -2322,7 +2322,7 @@ export interface components {
             result?: components["schemas"]["SportsbookResult"] | null;
             /** @description The payout in force after it. */
             payout?: components["schemas"]["Amount"];
-            /** @description The money it moved for this bet: positive to the player, negative taken back. */
+            /** @description The money it moved for this bet: positive to the player, negative taken back (a `clawback_refused` or `sandbox_reset` line corrects what earlier lines counted, so the lines add up to what moved). */
             moved: components["schemas"]["SignedAmount"];
             /** @description Of this payout, what went to the player's owed clawbacks of other bets. */
             withheld?: components["schemas"]["Amount"];
