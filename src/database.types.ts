@@ -177,6 +177,7 @@ export type Database = {
           "client_id": string;
           "created_at": string;
           "data": NonNullable<Json>;
+          "fan_out_xid": unknown;
           "id": string;
           "livemode": boolean;
           "type": string;
@@ -186,6 +187,7 @@ export type Database = {
           "client_id": string;
           "created_at"?: string;
           "data": NonNullable<Json>;
+          "fan_out_xid"?: unknown;
           "id"?: string;
           "livemode": boolean;
           "type": string;
@@ -194,6 +196,7 @@ export type Database = {
           "client_id"?: string;
           "created_at"?: string;
           "data"?: NonNullable<Json>;
+          "fan_out_xid"?: unknown;
           "id"?: string;
           "livemode"?: boolean;
           "type"?: string;

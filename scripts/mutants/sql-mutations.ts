@@ -69,6 +69,8 @@ const REPORT_ROLL_UP = '20261207002001_ggr_roll_up_daily.sql';
 // Replaces round_caller (the lean caller's, one statement per table, a win reading neither the profile nor the
 // jurisdiction) and round_win (free round play's): their mutations live here.
 const LEAN_WIN = '20261207004100_lean_win_caller.sql';
+// The delivery runner fans events out to their deliveries (replaces emit_event, claim_deliveries and event_deliveries).
+const FAN_OUT = '20261207005000_deliveries_fanned_out_by_runner.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -76,6 +78,7 @@ const ledgerTests = ['tests/ledger/ledger.test.ts', 'tests/ledger/concurrency.te
 const sandboxTests = ['tests/sandbox/test-players.test.ts'];
 const testLedgerTests = ['tests/sandbox/test-ledger.test.ts'];
 const webhookTests = ['tests/webhooks/delivery.test.ts', 'tests/webhooks/outbox.test.ts'];
+const fanOutTests = ['tests/webhooks/fan-out.test.ts'];
 const restrictionTests = ['tests/compliance/restrictions.test.ts'];
 const modeSwitchTests = ['tests/seamless/mode-switch.test.ts'];
 const suspendedTests = ['tests/rounds/suspended-operator.test.ts'];
@@ -601,7 +604,7 @@ export const sqlMutations: SqlMutation[] = [
   },
   // Webhooks.
   {
-    id: 'webhooks-1', file: WEBHOOKS, tests: webhookTests,
+    id: 'webhooks-1', file: FAN_OUT, tests: webhookTests,
     find: "where d.status = 'pending' and d.next_attempt_at <= now()", replace: "where d.status = 'pending'",
     description: 'a delivery is claimed again within its lease, or before its retry is due',
   },
@@ -621,15 +624,15 @@ export const sqlMutations: SqlMutation[] = [
     description: "an endpoint answering 410 Gone is retried, not disabled",
   },
   {
-    id: 'webhooks-5', file: WEBHOOKS, tests: webhookTests,
-    find: 'where e.client_id = emit_event.client_id and e.livemode = emit_event.livemode and e.enabled',
-    replace: 'where e.client_id = emit_event.client_id and e.livemode = emit_event.livemode',
+    id: 'webhooks-5', file: FAN_OUT, tests: [...webhookTests, ...fanOutTests],
+    find: 'on e.client_id = ev.client_id and e.livemode = ev.livemode and e.enabled',
+    replace: 'on e.client_id = ev.client_id and e.livemode = ev.livemode',
     description: 'a disabled endpoint is sent new events',
   },
   {
-    id: 'webhooks-6', file: WEBHOOKS, tests: webhookTests,
-    find: 'where e.client_id = emit_event.client_id and e.livemode = emit_event.livemode and e.enabled',
-    replace: 'where e.client_id = emit_event.client_id and e.enabled',
+    id: 'webhooks-6', file: FAN_OUT, tests: [...webhookTests, ...fanOutTests],
+    find: 'on e.client_id = ev.client_id and e.livemode = ev.livemode and e.enabled',
+    replace: 'on e.client_id = ev.client_id and e.enabled',
     description: "a test event is sent to the live endpoints (and a live one to the test endpoints)",
   },
   {
@@ -643,7 +646,7 @@ export const sqlMutations: SqlMutation[] = [
     description: 'an endpoint is disabled at its first failure, not after five days of them',
   },
   {
-    id: 'webhooks-9', file: WEBHOOKS, tests: webhookTests,
+    id: 'webhooks-9', file: FAN_OUT, tests: webhookTests,
     find: 'case when s.previous_until > now() then s.previous_secret end', replace: 's.previous_secret',
     description: "a rotated secret keeps signing after its 24 hours",
   },
@@ -1216,5 +1219,58 @@ export const sqlMutations: SqlMutation[] = [
     find: "where whole and p.client_id = caller.client_id and p.days && daterange(ggr_report.from_day, split, '[]')",
     replace: 'where whole and p.client_id = caller.client_id',
     description: "a report's totals count the players of closed days outside it",
+  },
+  // The runner's fan-out: every event's deliveries once per endpoint, none passed over, due from the event's time.
+  {
+    id: 'fanout-1', file: FAN_OUT, tests: fanOutTests,
+    find: 'horizon := pg_snapshot_xmin(pg_current_snapshot());', replace: 'horizon := pg_snapshot_xmax(pg_current_snapshot());',
+    description: 'the cursor passes a transaction still open: its event is never fanned out',
+  },
+  {
+    id: 'fanout-2', file: FAN_OUT, tests: fanOutTests,
+    find: 'where ev.fan_out_xid >= since', replace: 'where ev.fan_out_xid > since',
+    description: "the oldest open transaction's events, at the cursor itself, are never fanned out",
+  },
+  {
+    id: 'fanout-4', file: FAN_OUT, tests: fanOutTests, occurrence: 2,
+    find: '   and e.created_at <= ev.created_at', replace: '',
+    description: 'a new endpoint is sent events written before it existed',
+  },
+  {
+    id: 'fanout-5', file: FAN_OUT, tests: fanOutTests, occurrence: 2,
+    find: 'on conflict on constraint webhook_delivery_event_endpoint_key do nothing;',
+    replace: "on conflict on constraint webhook_delivery_event_endpoint_key do update set status = 'pending', delivered_at = null;",
+    description: 'a later fan-out makes a delivered event due again: sent twice',
+  },
+  {
+    id: 'fanout-6', file: FAN_OUT, tests: fanOutTests, occurrence: 2,
+    find: 'select ev.id, e.id, e.client_id, ev.created_at', replace: 'select ev.id, e.id, e.client_id, now()',
+    description: "a delivery is due from its fan-out, not its event: the claim's order is no longer the events'",
+  },
+  {
+    id: 'fanout-7', file: FAN_OUT, tests: fanOutTests,
+    find: '    select f.xid into since from private.event_fan_out f for update skip locked;',
+    replace: '    select f.xid into since from private.event_fan_out f for update;',
+    description: "a runner's claim waits for a fan-out under way elsewhere",
+  },
+  {
+    id: 'fanout-8', file: FAN_OUT, tests: fanOutTests,
+    find: '    perform private.fan_out_event(found);', replace: '    null;',
+    description: "an event's deliveries as the API lists them miss those the runner has yet to make",
+  },
+  {
+    id: 'fanout-9', file: FAN_OUT, tests: fanOutTests,
+    find: 'emit_event.data, pg_current_xact_id())', replace: 'emit_event.data, null)',
+    description: 'an event is never fanned out to its endpoints',
+  },
+  {
+    id: 'fanout-10', file: FAN_OUT, tests: fanOutTests,
+    find: '    and (cardinality(e.event_types) = 0 or ev.type = any (e.event_types))\n', replace: '',
+    description: "an event's listed deliveries include endpoints that do not want its type",
+  },
+  {
+    id: 'fanout-11', file: FAN_OUT, tests: [...webhookTests, ...fanOutTests],
+    find: '  perform private.fan_out_events(false);\n', replace: '',
+    description: 'the runner claims deliveries without fanning events out: nothing new is sent',
   },
 ];

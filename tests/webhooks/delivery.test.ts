@@ -55,6 +55,7 @@ async function pendingEvent(type = uniqueType()): Promise<{ event: string; deliv
     returning id`;
   await owner`insert into private.webhook_secret (endpoint_id, secret) values (${endpoint.id}, ${secret})`;
   const [event] = await owner`select private.emit_event(${client}, true, ${type}, ${owner.json({ n: 1 })}) as id`;
+  await owner`select private.fan_out_events()`;
   const [delivery] = await owner`select id from public.webhook_delivery where event_id = ${event.id}`;
   return { event: event.id, delivery: delivery.id, endpoint: endpoint.id };
 }
@@ -152,6 +153,7 @@ describe('the delivery runner', () => {
     await owner`update public.webhook_endpoint set failing_since = now() - interval '6 days' where id = ${endpoint}`;
     expect(await runDeliveries(runner, local)).toEqual({ claimed: 1, endpoint_disabled: 1 });
     expect((await owner`select enabled from public.webhook_endpoint where id = ${endpoint}`)[0].enabled).toBe(false);
+    await owner`select private.fan_out_events()`;
     const [told] = await owner`
       select e.data, array(select d.endpoint_id from public.webhook_delivery d where d.event_id = e.id) as endpoints
       from public.event e where e.type = 'endpoint.disabled' and e.data->>'endpoint_id' = ${endpoint}`;
@@ -237,6 +239,7 @@ describe('what an attempt is', () => {
       values (${client}, true, ${target}, ${[type]}, ${secret.slice(0, 12)}) returning id`;
     await owner`insert into private.webhook_secret (endpoint_id, secret) values (${endpoint.id}, ${secret})`;
     const [event] = await owner`select private.emit_event(${client}, true, ${type}, ${owner.json({ n: 2 })}) as id`;
+    await owner`select private.fan_out_events()`;
     const [delivery] = await owner`select id from public.webhook_delivery where event_id = ${event.id}`;
     return { event: event.id, delivery: delivery.id };
   }

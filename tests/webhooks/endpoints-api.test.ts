@@ -78,6 +78,7 @@ describe('webhook endpoints', () => {
   it('removes one, with its pending deliveries, answering it as it was', async () => {
     const created = await call('POST', '/webhook-endpoints', 'createWebhookEndpoint', { url: 'https://gone.operator.test/' });
     await sql`select private.emit_event(${operator.account.id}, true, 'session.created', '{}'::jsonb)`;
+    await sql`select private.fan_out_events()`;
     expect((await sql`select count(*)::int as n from public.webhook_delivery where endpoint_id = ${created.body.id}`)[0].n).toBe(1);
     const removed = await call('DELETE', `/webhook-endpoints/${created.body.id}`, 'deleteWebhookEndpoint');
     expect(removed.body).toMatchObject({ id: created.body.id, url: 'https://gone.operator.test/' });

@@ -61,6 +61,7 @@ afterAll(() => new Promise((resolve) => {
 
 async function pendingEvent(): Promise<{ event: string; delivery: string }> {
   const [event] = await owner`select private.emit_event(${client}, true, 'test.fault', '{}') as id`;
+  await owner`select private.fan_out_events()`;
   const [delivery] = await owner`select id from public.webhook_delivery where event_id = ${event.id}`;
   return { event: event.id, delivery: delivery.id };
 }

@@ -1,6 +1,6 @@
 // The outbox: each change writes its event in its own transaction (a change that rolls back leaves
-// none), with a pending delivery to every enabled endpoint of the client, in the event's mode, that
-// wants its type. An event per type, produced by the real change.
+// none); the runner's fan-out gives it a pending delivery to every enabled endpoint of the client,
+// in the event's mode, that wants its type. An event per type, produced by the real change.
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { as, cast, connect } from '../helpers/db.ts';
@@ -27,9 +27,12 @@ beforeAll(async () => {
   await endpoint(operator.account.id, { livemode: false });
 });
 
-const eventsOf = (type: string, id: string) =>
-  sql`select e.*, array(select d.endpoint_id from public.webhook_delivery d where d.event_id = e.id order by d.endpoint_id) as endpoints
+// The runner's fan-out first: it writes the deliveries (tests/webhooks/fan-out.test.ts).
+const eventsOf = async (type: string, id: string) => {
+  await sql`select private.fan_out_events()`;
+  return sql`select e.*, array(select d.endpoint_id from public.webhook_delivery d where d.event_id = e.id order by d.endpoint_id) as endpoints
       from public.event e where e.client_id = ${operator.account.id} and e.type = ${type} and e.data->>'id' = ${id}`;
+};
 
 describe('the outbox', () => {
   it('session.created, with a delivery to each endpoint that wants it, and to no other', async () => {
