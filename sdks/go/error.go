@@ -138,11 +138,13 @@ type Error struct {
 	Code      ErrorCode    `json:"code"`
 	Retryable bool         `json:"retryable"`
 	Errors    []FieldError `json:"errors,omitempty"`
-	// Balance and Currency come with insufficient_funds.
+	// Balance and Currency come with insufficient_funds, and with wallet_refused when the wallet gave one.
 	Balance  *Decimal `json:"balance,omitempty"`
 	Currency string   `json:"currency,omitempty"`
 	// Reason comes with invalid_settlement: payout_above_potential or result_payout_mismatch.
 	Reason string `json:"reason,omitempty"`
+	// WalletCode comes with wallet_refused: the code the operator's seamless wallet refused with.
+	WalletCode string `json:"wallet_code,omitempty"`
 
 	// Header holds the answer's headers (Retry-After, WWW-Authenticate, Allow, ...).
 	Header http.Header `json:"-"`

@@ -49,6 +49,8 @@ class ApiError(CasinoGamingError):
     currency: Optional[str]
     #: ``invalid_settlement`` only: ``payout_above_potential`` or ``result_payout_mismatch``.
     reason: Optional[str]
+    #: ``wallet_refused`` only: the code the operator's seamless wallet refused with.
+    wallet_code: Optional[str]
     problem: Optional[Problem]
     body: Optional[Dict[str, Any]]
     headers: Dict[str, str]
@@ -81,6 +83,7 @@ class ApiError(CasinoGamingError):
         self.balance = _decimal_or_none(problem.get("balance"))
         self.currency = _text(problem.get("currency"))
         self.reason = _text(problem.get("reason"))
+        self.wallet_code = _text(problem.get("wallet_code"))
         self.problem = _problem_or_none(self.body)
         super().__init__(message or self._describe())
 

@@ -474,6 +474,7 @@ class Problem(Model):
     errors: Optional[List[FieldError]] = None
     balance: Optional[Decimal] = None
     currency: Optional[str] = None
+    wallet_code: Optional[str] = None
     reason: Optional[Literal["payout_above_potential", "result_payout_mismatch"]] = None
 
 
