@@ -14,7 +14,9 @@ beforeAll(async () => {
 
 const key = (...args: string[]) => runScript('scripts/key.ts', ...args);
 
-describe('npm run key', () => {
+// Each test starts tsx a few times, a process with TypeScript to load: on a loaded machine that alone
+// can take longer than the suite's default timeout.
+describe('npm run key', { timeout: 120_000 }, () => {
   it('issues a key for a client by e-mail, prints it once, stores only its hash; revokes it by prefix', async () => {
     const issued = await key('issue', '--client', carol.email.toUpperCase(), '--label', 'Staging');
     expect(issued.code).toBe(0);
