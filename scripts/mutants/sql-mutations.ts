@@ -60,12 +60,11 @@ const SANDBOX_RESET_SPORTSBOOK = '20261207003000_sandbox_reset_sportsbook.sql';
 // A reset writes a seamless test bet's money back to what its wallet took: replaces sportsbook_reset_sandbox (the
 // sandbox reset sportsbook migration's): its mutations live here.
 const RESET_UNSENT = '20261207004900_sandbox_reset_unsent_calls.sql';
-// Reports: what a test-mode free round paid, read from the test ledger (replaces ggr_cells and reconciliation_line).
-const REPORT_TEST_FREE = '20261127004003_test_free_round_wins.sql';
-// Reports: closed days read whole (replaces roll_up_ggr_cells and ggr_report).
-const REPORT_FRAGMENTS = '20261207002000_ggr_day_fragments.sql';
 // Reports: closed days rolled up by the delivery runner (replaces roll_up_ggr).
 const REPORT_ROLL_UP = '20261207002001_ggr_roll_up_daily.sql';
+// Reports: the sportsbook apart (replaces ggr_cells, ggr_rows, roll_up_ggr_cells, roll_up_ggr_fragments and
+// ggr_report): the mutations of those functions live here.
+const REPORT_SPORTSBOOK = '20261207005100_ggr_sportsbook.sql';
 // Replaces round_caller (the lean caller's, one statement per table, a win reading neither the profile nor the
 // jurisdiction) and round_win (free round play's): their mutations live here.
 const LEAN_WIN = '20261207004100_lean_win_caller.sql';
@@ -1194,28 +1193,29 @@ export const sqlMutations: SqlMutation[] = [
     description: 'closed days are rolled up without their cells: a report by day misses them',
   },
   {
-    id: 'reports-2', file: REPORT_FRAGMENTS, tests: ['tests/reports/ggr-property.test.ts'],
+    id: 'reports-2', file: REPORT_SPORTSBOOK, tests: ['tests/reports/ggr-property.test.ts'],
     find: 'split := case when through is null then ggr_report.from_day - 1 else least(ggr_report.to_day, through) end;',
     replace: 'split := coalesce(least(ggr_report.to_day, through), ggr_report.from_day - 1);',
     description: 'a report the cells cannot answer (not by day) reads them anyway, one row per day',
   },
   {
-    id: 'reports-3', file: REPORT_FRAGMENTS, tests: ['tests/reports/ggr-property.test.ts'],
-    find: "count(distinct d.player_id) filter (where d.bet_count > 0) || '}'", replace: "count(d.player_id) filter (where d.bet_count > 0) || '}'",
+    id: 'reports-3', file: REPORT_SPORTSBOOK, tests: ['tests/reports/ggr-property.test.ts'],
+    find: 'count(distinct d.player_id) filter (where d.bet_count > 0) as players',
+    replace: 'count(d.player_id) filter (where d.bet_count > 0) as players',
     description: "a day's cell counts a player once per game played, not once",
   },
   {
-    id: 'reports-4', file: REPORT_FRAGMENTS, tests: ['tests/reports/ggr-property.test.ts'],
+    id: 'reports-4', file: REPORT_SPORTSBOOK, tests: ['tests/reports/ggr-property.test.ts'],
     find: "when by_provider or ggr_report.provider is not null then 'provider'", replace: "when by_provider then 'provider'",
     description: "a report by day of one provider reads the cells of every provider's day",
   },
   {
-    id: 'reports-5', file: REPORT_TEST_FREE, tests: ['tests/reports/reports-api.test.ts'],
+    id: 'reports-5', file: REPORT_SPORTSBOOK, tests: ['tests/reports/reports-api.test.ts'],
     find: "coalesce(l.amount, sl.amount, (fc.request->>'amount')::numeric, 0)", replace: "coalesce(l.amount, (fc.request->>'amount')::numeric, 0)",
     description: 'what a test-mode free round paid is not counted in free_round_wins',
   },
   {
-    id: 'reports-6', file: REPORT_FRAGMENTS, tests: ['tests/reports/ggr-property.test.ts'],
+    id: 'reports-6', file: REPORT_SPORTSBOOK, tests: ['tests/reports/ggr-property.test.ts'],
     find: "where whole and p.client_id = caller.client_id and p.days && daterange(ggr_report.from_day, split, '[]')",
     replace: 'where whole and p.client_id = caller.client_id',
     description: "a report's totals count the players of closed days outside it",
@@ -1272,5 +1272,27 @@ export const sqlMutations: SqlMutation[] = [
     id: 'fanout-11', file: FAN_OUT, tests: [...webhookTests, ...fanOutTests],
     find: '  perform private.fan_out_events(false);\n', replace: '',
     description: 'the runner claims deliveries without fanning events out: nothing new is sent',
+  },
+  // Reports: the sportsbook apart, each movement in its day, exact.
+  {
+    id: 'reports-7', file: REPORT_SPORTSBOOK, tests: ['tests/reports/ggr-property.test.ts'],
+    find: "case when t.kind = 'sportsbook_place' and (r.wallet_mode = 'transfer' or c.status = 'accepted') then t.amount else 0 end",
+    replace: "case when t.kind = 'sportsbook_place' then t.amount else 0 end",
+    description: "a seamless stake the operator's wallet never took counts as staked",
+  },
+  {
+    id: 'reports-8', file: REPORT_SPORTSBOOK, tests: ['tests/reports/ggr-property.test.ts'],
+    find: 'select sum(e.after - e.before)', replace: 'select sum(e.after)',
+    description: "a resettlement counts the payout it puts in force, not its change: a bet's payouts are counted again",
+  },
+  {
+    id: 'reports-9', file: REPORT_SPORTSBOOK, tests: ['tests/reports/ggr-property.test.ts'],
+    find: "case when t.kind = 'sportsbook_discard' then t.amount else 0 end as sb_refunded", replace: '0 as sb_refunded',
+    description: "a discarded bet's stake given back is not counted",
+  },
+  {
+    id: 'reports-10', file: REPORT_SPORTSBOOK, tests: ['tests/reports/ggr-property.test.ts'],
+    find: 'sum(d.sportsbook_refunded), sum(d.sportsbook_payouts)', replace: '0, 0',
+    description: "a closed day's totals leave out the sportsbook's refunds and payouts",
   },
 ];

@@ -98,6 +98,7 @@ var schemaTypes = map[string]schemaType{
 	"FreeRoundGrantList":           {typeOf[cgs.Page[cgs.FreeRoundGrant]](), read},
 	"GgrCell":                      {typeOf[cgs.GgrCell](), read},
 	"GgrReport":                    {typeOf[cgs.GgrReport](), read},
+	"GgrSportsbook":                {typeOf[cgs.GgrSportsbook](), read},
 	"WalletCallState":              {typeOf[cgs.WalletCallState](), read},
 	"ReconciliationLine":           {typeOf[cgs.ReconciliationLine](), read},
 	"ReconciliationTotal":          {typeOf[cgs.ReconciliationTotal](), read},

@@ -46,6 +46,18 @@ type GgrCell struct {
 	GGR           Decimal `json:"ggr"`
 	Rounds        int     `json:"rounds"`
 	Players       int     `json:"players"`
+	// Sportsbook is the cell's sportsbook figures, apart from the casino's; nil when all are zero.
+	Sportsbook *GgrSportsbook `json:"sportsbook"`
+}
+
+// GgrSportsbook is a cell's sportsbook bets: each movement in the UTC day it happened (a bet when
+// placed, a refund when discarded, a payout's change when a settlement came).
+type GgrSportsbook struct {
+	Bets     int     `json:"bets"`
+	Stakes   Decimal `json:"stakes"`
+	Refunded Decimal `json:"refunded"`
+	Payouts  Decimal `json:"payouts"`
+	GGR      Decimal `json:"ggr"`
 }
 
 // GgrReport is the report: its cells and each currency's totals.

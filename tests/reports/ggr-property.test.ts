@@ -4,13 +4,19 @@
 // a debit), their movements then spread over past days as if they had happened then (a round's
 // later movements on its own day or later ones), and every cell of GET /v3/reports/ggr, under
 // several groupings and filters, checked against a sum over the raw rows; the whole against the
-// rounds' own totals. Read first from the raw rows, then again once the closed days are rolled up.
+// rounds' own totals. Sportsbook bets beside them (placed one- or two-phase, their stakes taken,
+// refused or never answered in seamless mode, committed, discarded, settled, resettled and
+// unsettled, clawbacks taken or owed), their movements spread over days alike: each cell's
+// `sportsbook` against a sum over the raw rows and the bets' histories, and the whole against the
+// bets' own stakes and payouts in force. Read first from the raw rows, then again once the closed
+// days are rolled up.
 import { createHash, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches } from '../openapi/contract.ts';
 import { as, type Cast, cast, connect } from '../helpers/db.ts';
 import { newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
+import { engine, sportsbookGame } from '../sportsbook/sportsbook.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();
@@ -18,6 +24,7 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 let people: Cast;
 let keyHash: { pragmatic: string; spribe: string };
 let limitedGame: string;
+let bookGame: string;
 
 beforeAll(async () => {
   people = await cast(sql);
@@ -31,7 +38,9 @@ beforeAll(async () => {
     select id, ${limitedGame}, 'Report Limits', 'slots', 'active' from public.game_provider where slug = 'pragmatic-play'`;
   await sql`insert into public.win_limit (provider_id, game, currency_code, max_amount)
     select id, ${limitedGame}, 'EUR', 50 from public.game_provider where slug = 'pragmatic-play'`;
+  bookGame = await sportsbookGame(sql);
 });
+const book = engine(sql, () => keyHash.pragmatic);
 
 const GAMES = [
   { provider: 'pragmatic' as const, slug: 'pragmatic-play', code: 'vs20olympgate' },
@@ -61,11 +70,32 @@ const round = (seamless: boolean) => fc.record({
   daysAgo: fc.integer({ min: 0, max: 6 }),
   later: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
 });
+const sportsbookBet = (seamless: boolean) => fc.record({
+  seamless: fc.constant(seamless),
+  player: fc.integer({ min: 0, max: 2 }),
+  currency: fc.integer({ min: 0, max: 1 }),
+  stake: fc.integer({ min: 1, max: 500_000 }),
+  twoPhase: fc.boolean(),
+  // The operator's wallet's answer to the stake's debit (transfer mode moves the float).
+  debit: seamless ? fc.constantFrom('accepted', 'accepted', 'accepted', 'refused', 'failed') : fc.constant('accepted'),
+  steps: fc.array(fc.record({
+    op: fc.constantFrom('settle', 'settle', 'settle', 'unsettle', 'discard', 'commit', 'commit'),
+    // The payout, in tenths of the potential payout (0: lost).
+    tenths: fc.integer({ min: 0, max: 10 }),
+    // A seamless clawback taken, or refused for funds (owed).
+    clawback: fc.constantFrom('accepted', 'refused'),
+  }), { maxLength: 6 }),
+  daysAgo: fc.integer({ min: 0, max: 6 }),
+  later: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+});
 const play = fc.record({
   transfer: fc.array(round(false), { minLength: 1, maxLength: 6 }),
   seamless: fc.array(round(true), { minLength: 0, maxLength: 5 }),
+  bookTransfer: fc.array(sportsbookBet(false), { maxLength: 3 }),
+  bookSeamless: fc.array(sportsbookBet(true), { maxLength: 3 }),
 });
 type Round = ReturnType<typeof round> extends fc.Arbitrary<infer T> ? T : never;
+type BookBet = ReturnType<typeof sportsbookBet> extends fc.Arbitrary<infer T> ? T : never;
 
 interface Outcome {
   outcome: string;
@@ -122,10 +152,63 @@ async function playRound(operator: Operator, r: Round) {
   }
 }
 
+const SPORTSBOOK_OUTCOME = /^(ok|wallet_call|bet_[a-z_]+|unknown_bet|invalid_settlement)$/;
+
+/** Places one sportsbook bet and plays its steps through the engine, finishing its wallet calls as the runner would; its bet id. */
+async function playBet(operator: Operator, b: BookBet): Promise<string> {
+  const [session] = await sql`
+    insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, status, expires_at)
+    select ${operator.account.id}, true, ${PLAYERS[b.player]}, id, ${bookGame}, ${CURRENCIES[b.currency]}, 'active', now() + interval '1 hour'
+    from public.game_provider where slug = 'pragmatic-play'
+    returning id`;
+  const bet = `sb-${randomUUID()}`;
+  const stake = (b.stake / 10_000).toFixed(4);
+  const potential = ((b.stake * 10) / 10_000).toFixed(4);
+  const finish = async (answer: { outcome: string; body: Record<string, unknown> | null }, result: string, code: string | null = null) => {
+    if (answer.outcome !== 'wallet_call') return;
+    await sql`select * from private.finish_wallet_call(${answer.body!.call_id as string}::uuid, ${answer.body!.attempt as number}, ${result},
+      ${result === 'accepted' ? '1000.0000' : '0.0000'}, ${code}, 'test')`;
+  };
+  const placed = await book.place(session.id, bet, `place-${randomUUID()}`, stake, { odds: '10', potential, twoPhase: b.twoPhase });
+  expect(placed.outcome).toMatch(SPORTSBOOK_OUTCOME);
+  await finish(placed, b.debit, b.debit === 'refused' ? 'insufficient_funds' : null);
+  for (const step of b.steps) {
+    const tx = `${step.op}-${randomUUID()}`;
+    let answer;
+    if (step.op === 'settle') {
+      const payout = ((b.stake * step.tenths) / 10_000).toFixed(4);
+      answer = await book.settle(bet, tx, step.tenths === 0 ? 'lost' : 'won', payout);
+    } else if (step.op === 'unsettle') answer = await book.unsettle(bet, tx);
+    else if (step.op === 'discard') answer = await book.discard(bet, tx);
+    else answer = await book.commit(bet, tx);
+    expect(answer.outcome).toMatch(SPORTSBOOK_OUTCOME);
+    if (answer.outcome === 'wallet_call') {
+      const [call] = await sql`select action from public.wallet_call where id = ${answer.body!.call_id as string}`;
+      const refused = call.action === 'clawback' && step.clawback === 'refused';
+      await finish(answer, refused ? 'refused' : 'accepted', refused ? 'insufficient_funds' : null);
+    }
+  }
+  return bet;
+}
+
 /** Spreads each round's movements over past days, in order: as if the play had happened then. */
-async function spreadOverDays(operator: Operator, rounds: Round[]) {
-  const ids = await sql`select id from public.game_round where client_id = ${operator.account.id} order by opened_at, id`;
+async function spreadOverDays(operator: Operator, rounds: Round[], bets: [string, BookBet][] = []) {
+  const ids = await sql`select r.id from public.game_round r where r.client_id = ${operator.account.id}
+    and not exists (select 1 from public.sportsbook_bet b where b.round_id = r.id) order by r.opened_at, r.id`;
   await sql.begin(async (tx) => {
+    for (const [betId, b] of bets) {
+      const [found] = await tx`select id from public.game_round where provider_round_id = ${betId}`;
+      if (!found) continue; // a stake refused: never placed
+      let days = -b.daysAgo;
+      await tx`update public.game_round set opened_at = opened_at + make_interval(days => ${days}) where id = ${found.id}`;
+      await tx`update public.sportsbook_bet set placed_at = placed_at + make_interval(days => ${days}) where round_id = ${found.id}`;
+      const moves = await tx`select id from public.round_transaction where round_id = ${found.id} order by created_at, id`;
+      for (const [j, move] of moves.entries()) {
+        if (j > 0 && b.later[j % b.later.length]) days = Math.min(0, days + 1);
+        await tx`update public.round_transaction set created_at = created_at + make_interval(days => ${days}) where id = ${move.id}`;
+        await tx`update public.wallet_call set created_at = created_at + make_interval(days => ${days}) where round_transaction_id = ${move.id}`;
+      }
+    }
     for (const [i, { id }] of ids.entries()) {
       const r = rounds[i];
       let days = -r.daysAgo;
@@ -162,11 +245,27 @@ interface Movement {
   rolledBack: bigint;
   voided: bigint;
   rounds: number;
+  sbStakes: bigint;
+  sbBetCount: number;
+  sbRefunded: bigint;
+  sbPayouts: bigint;
 }
 
 async function rawMovements(clientId: string): Promise<Movement[]> {
+  // Each settlement's and unsettlement's change of its bet's payout, from the bet's history.
+  const changes = new Map<string, bigint>();
+  for (const b of await sql`select round_id, settlements from public.sportsbook_bet where client_id = ${clientId} and livemode`) {
+    let before = 0n;
+    for (const entry of b.settlements as { type: string; transaction_id: string; payout?: string }[]) {
+      if (entry.type !== 'settlement' && entry.type !== 'unsettlement') continue;
+      const after = units(entry.payout!);
+      const key = `${b.round_id} ${entry.transaction_id}`;
+      changes.set(key, (changes.get(key) ?? 0n) + after - before);
+      before = after;
+    }
+  }
   const rows = await sql`
-    select t.kind, t.amount::text, t.transaction_id, t.related_id::text, to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+    select t.kind, t.amount::text, t.transaction_id, t.round_id, t.related_id::text, to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
            gp.slug as provider, gp.slug || ':' || r.game as game_id, r.currency_code as currency, r.player_id, r.wallet_mode,
            (select c.status from public.wallet_call c where c.round_transaction_id = t.id and c.action = 'debit') as debit,
            exists (select 1 from public.held_win h where h.round_transaction_id = t.id) as held
@@ -183,14 +282,15 @@ async function rawMovements(clientId: string): Promise<Movement[]> {
     select to_char(r.opened_at at time zone 'UTC', 'YYYY-MM-DD') as day, gp.slug as provider, gp.slug || ':' || r.game as game_id,
            r.currency_code as currency, r.player_id
     from public.game_round r join public.game_provider gp on gp.id = r.provider_id
-    where r.client_id = ${clientId} and r.livemode`;
-  const zero = { bets: 0n, betCount: 0, wins: 0n, rolledBack: 0n, voided: 0n, rounds: 0 };
+    where r.client_id = ${clientId} and r.livemode and not exists (select 1 from public.sportsbook_bet b where b.round_id = r.id)`;
+  const zero = { bets: 0n, betCount: 0, wins: 0n, rolledBack: 0n, voided: 0n, rounds: 0, sbStakes: 0n, sbBetCount: 0, sbRefunded: 0n, sbPayouts: 0n };
   const key = (row: Record<string, string>) =>
     ({ day: row.day, provider: row.provider, game_id: row.game_id, currency: row.currency, player_id: row.player_id });
   return [
     ...rows.map((t) => {
       const moved = t.kind === 'bet' && (t.wallet_mode === 'transfer' || t.debit === 'accepted');
       const voided = t.kind === 'rollback' && t.transaction_id === `cgs-cancel-${t.related_id}`;
+      const staked = t.kind === 'sportsbook_place' && (t.wallet_mode === 'transfer' || t.debit === 'accepted');
       return {
         ...key(t), ...zero,
         bets: moved ? units(t.amount) : 0n,
@@ -198,6 +298,10 @@ async function rawMovements(clientId: string): Promise<Movement[]> {
         wins: t.kind === 'win' && !t.held ? units(t.amount) : 0n,
         rolledBack: t.kind === 'rollback' && !voided ? units(t.amount) : 0n,
         voided: voided ? units(t.amount) : 0n,
+        sbStakes: staked ? units(t.amount) : 0n,
+        sbBetCount: staked ? 1 : 0,
+        sbRefunded: t.kind === 'sportsbook_discard' ? units(t.amount) : 0n,
+        sbPayouts: t.kind === 'sportsbook_settle' || t.kind === 'sportsbook_unsettle' ? changes.get(`${t.round_id} ${t.transaction_id}`) ?? 0n : 0n,
       };
     }),
     ...released.map((h) => ({ ...key(h), ...zero, wins: units(h.amount) })),
@@ -215,18 +319,27 @@ function expectedCells(movements: Movement[], groupBy: Dimension[], from: string
     const dims = [...new Set<Dimension>([...groupBy, 'currency'])];
     const key = Object.fromEntries(dims.map((d) => [FIELD[d], m[FIELD[d]] as string]));
     const id = JSON.stringify(Object.entries(key).sort());
-    const cell = cells.get(id) ?? { key, sums: { ...m, bets: 0n, betCount: 0, wins: 0n, rolledBack: 0n, voided: 0n, rounds: 0 }, players: new Set() };
+    const cell = cells.get(id) ?? { key, sums: { ...m, bets: 0n, betCount: 0, wins: 0n, rolledBack: 0n, voided: 0n, rounds: 0, sbStakes: 0n,
+      sbBetCount: 0, sbRefunded: 0n, sbPayouts: 0n }, players: new Set() };
     cell.sums.bets += m.bets;
     cell.sums.wins += m.wins;
     cell.sums.rolledBack += m.rolledBack;
     cell.sums.voided += m.voided;
     cell.sums.rounds += m.rounds;
+    cell.sums.sbStakes += m.sbStakes;
+    cell.sums.sbBetCount += m.sbBetCount;
+    cell.sums.sbRefunded += m.sbRefunded;
+    cell.sums.sbPayouts += m.sbPayouts;
     if (m.betCount > 0) cell.players.add(m.player_id);
     cells.set(id, cell);
   }
   return [...cells.values()].map(({ key, sums, players }) => ({
     ...key, bets: money(sums.bets), wins: money(sums.wins), free_round_wins: '0.0000', rolled_back: money(sums.rolledBack),
     voided: money(sums.voided), ggr: money(sums.bets - sums.rolledBack - sums.voided - sums.wins), rounds: sums.rounds, players: players.size,
+    sportsbook: sums.sbBetCount === 0 && sums.sbRefunded === 0n && sums.sbPayouts === 0n ? null : {
+      bets: sums.sbBetCount, stakes: money(sums.sbStakes), refunded: money(sums.sbRefunded), payouts: money(sums.sbPayouts),
+      ggr: money(sums.sbStakes - sums.sbRefunded - sums.sbPayouts),
+    },
   }));
 }
 
@@ -282,33 +395,38 @@ async function checkEveryCell(operator: Operator) {
 
 describe('GGR reports against the raw rows', () => {
   it('equal a sum over the raw rows in every cell, read live and again rolled up, and the rounds\' own totals', async () => {
-    await fc.assert(fc.asyncProperty(play, async ({ transfer, seamless }) => {
+    await fc.assert(fc.asyncProperty(play, async ({ transfer, seamless, bookTransfer, bookSeamless }) => {
       const operator = await newOperator(sql, 'reports');
       for (const currency of CURRENCIES) {
         await sql`insert into public.wallet (client_id, currency_code, is_primary) values (${operator.account.id}, ${currency}, ${currency === 'EUR'})`;
         await sql`select * from public.record_transaction(${operator.account.id}::uuid, ${currency}, 'deposit', 1000000::numeric)`;
       }
+      const bets: [string, BookBet][] = [];
       for (const r of transfer) await playRound(operator, r);
-      if (seamless.length) {
+      for (const b of bookTransfer) bets.push([await playBet(operator, b), b]);
+      if (seamless.length || bookSeamless.length) {
         const [changed] = await sql`select * from private.change_wallet_settings(${operator.account.id}, true, 'seamless',
           'https://wallet.example/cgs', false)`;
         expect(changed.outcome).toBe('updated');
         for (const r of seamless) await playRound(operator, r);
+        for (const b of bookSeamless) bets.push([await playBet(operator, b), b]);
       }
-      await spreadOverDays(operator, [...transfer, ...seamless]);
+      await spreadOverDays(operator, [...transfer, ...seamless], bets);
 
       // Read live (nothing rolled up: the report function rolls up before reading, so first
       // the raw-row function itself), then through the API, which rolls the closed days up.
       const live = await sql<Record<string, string>[]>`
         select c.day::text, gp.slug as provider, gp.slug || ':' || c.game as game_id, c.currency_code as currency, c.player_id,
-               c.bets::text, c.bet_count::int, c.wins::text, c.rolled_back::text, c.voided::text, c.rounds::int
+               c.bets::text, c.bet_count::int, c.wins::text, c.rolled_back::text, c.voided::text, c.rounds::int,
+               c.sportsbook_stakes::text, c.sportsbook_bet_count::int, c.sportsbook_refunded::text, c.sportsbook_payouts::text
         from private.ggr_cells(${operator.account.id}, true, now() - interval '30 days', now() + interval '1 day') c
         join public.game_provider gp on gp.id = c.provider_id`;
       const all: Dimension[] = ['day', 'provider', 'game', 'currency', 'player'];
       const raw = await rawMovements(operator.account.id);
       expect(byKey(expectedCells(live.map((c) => ({
         ...c, bets: units(c.bets), betCount: Number(c.bet_count), wins: units(c.wins), rolledBack: units(c.rolled_back),
-        voided: units(c.voided), rounds: Number(c.rounds),
+        voided: units(c.voided), rounds: Number(c.rounds), sbStakes: units(c.sportsbook_stakes), sbBetCount: Number(c.sportsbook_bet_count),
+        sbRefunded: units(c.sportsbook_refunded), sbPayouts: units(c.sportsbook_payouts),
       } as Movement)), all, day(-30), day(1)))).toEqual(byKey(expectedCells(raw, all, day(-30), day(1))));
       const movements = await checkEveryCell(operator);
       const [rolled] = await sql`select through from private.ggr_rolled_up where client_id = ${operator.account.id}`;
@@ -337,13 +455,21 @@ describe('GGR reports against the raw rows', () => {
       await checkEveryCell(operator);
 
       // The rounds' own totals, kept by the engine: bets net of rollbacks and voids, wins paid.
-      const totals = await sql`select currency_code as currency, sum(total_bet)::text as bet, sum(total_win)::text as win
-        from public.game_round where client_id = ${operator.account.id} group by 1`;
+      const totals = await sql`select r.currency_code as currency, sum(r.total_bet)::text as bet, sum(r.total_win)::text as win,
+          b.round_id is not null as sportsbook, sum(b.payout)::text as payout
+        from public.game_round r left join public.sportsbook_bet b on b.round_id = r.id
+        where r.client_id = ${operator.account.id} group by 1, 4`;
       for (const t of totals) {
         const mine = movements.filter((m) => m.currency === t.currency);
         const sum = (f: (m: Movement) => bigint) => mine.reduce((s, m) => s + f(m), 0n);
-        expect(money(sum((m) => m.bets - m.rolledBack - m.voided))).toBe(money(units(t.bet)));
-        expect(money(sum((m) => m.wins))).toBe(money(units(t.win)));
+        if (t.sportsbook) {
+          // A bet's stake stands unless given back (its round's total_bet is 0 once discarded); its payout is the one in force.
+          expect(money(sum((m) => m.sbStakes - m.sbRefunded))).toBe(money(units(t.bet)));
+          expect(money(sum((m) => m.sbPayouts))).toBe(money(units(t.payout)));
+        } else {
+          expect(money(sum((m) => m.bets - m.rolledBack - m.voided))).toBe(money(units(t.bet)));
+          expect(money(sum((m) => m.wins))).toBe(money(units(t.win)));
+        }
       }
     }), {
       numRuns: 12,
@@ -351,7 +477,21 @@ describe('GGR reports against the raw rows', () => {
       examples: [[{ transfer: [0, 1].map((game) => ({
         seamless: false, game, player: 0, currency: 0, bets: [{ amount: '1.0000', debit: 'accepted', rolledBack: false }],
         end: 'win', win: '0.5000', creditAccepted: true, review: 'none', daysAgo: 2, later: Array<boolean>(12).fill(false),
-      } as Round)), seamless: [] }]],
+      } as Round)), seamless: [], bookTransfer: [], bookSeamless: [] }],
+      // A bet settled, resettled lower and unsettled on later days, and one discarded; in seamless
+      // mode one whose clawback is owed and one whose stake was never answered.
+      [{ transfer: [], seamless: [], bookTransfer: [
+        { seamless: false, player: 0, currency: 0, stake: 20_000, twoPhase: false, debit: 'accepted', daysAgo: 3, later: Array<boolean>(12).fill(true),
+          steps: [{ op: 'settle', tenths: 10, clawback: 'accepted' }, { op: 'settle', tenths: 3, clawback: 'accepted' },
+            { op: 'unsettle', tenths: 0, clawback: 'accepted' }] },
+        { seamless: false, player: 1, currency: 0, stake: 10_000, twoPhase: true, debit: 'accepted', daysAgo: 2, later: Array<boolean>(12).fill(true),
+          steps: [{ op: 'discard', tenths: 0, clawback: 'accepted' }] },
+      ], bookSeamless: [
+        { seamless: true, player: 2, currency: 1, stake: 30_000, twoPhase: false, debit: 'accepted', daysAgo: 1, later: Array<boolean>(12).fill(true),
+          steps: [{ op: 'settle', tenths: 8, clawback: 'accepted' }, { op: 'settle', tenths: 1, clawback: 'refused' }] },
+        { seamless: true, player: 0, currency: 0, stake: 5_000, twoPhase: false, debit: 'failed', daysAgo: 1, later: Array<boolean>(12).fill(false),
+          steps: [] },
+      ] }]],
     });
   }, 600_000);
 });

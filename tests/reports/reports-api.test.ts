@@ -57,17 +57,17 @@ describe('GET /v3/reports/ggr', () => {
     const before = await get(query, own.key);
     expect(before.body.data).toEqual([{
       day: day(-2), currency: 'EUR', bets: '7.2500', wins: '0.0000', free_round_wins: '0.0000', rolled_back: '0.0000', voided: '0.0000',
-      ggr: '7.2500', rounds: 1, players: 1,
+      ggr: '7.2500', rounds: 1, players: 1, sportsbook: null,
     }]);
     expect((await post('rollbacks', { session_token: token, transaction_id: id('rb'), rolled_back_transaction_id: bet })).status).toBe(200);
     const after = await get(query, own.key);
     expect(after.body.data).toEqual([
       before.body.data[0],
       { day: day(0), currency: 'EUR', bets: '0.0000', wins: '0.0000', free_round_wins: '0.0000', rolled_back: '7.2500', voided: '0.0000',
-        ggr: '-7.2500', rounds: 0, players: 0 },
+        ggr: '-7.2500', rounds: 0, players: 0, sportsbook: null },
     ]);
     expect(after.body.totals).toEqual([{ currency: 'EUR', bets: '7.2500', wins: '0.0000', free_round_wins: '0.0000', rolled_back: '7.2500',
-      voided: '0.0000', ggr: '0.0000', rounds: 1, players: 1 }]);
+      voided: '0.0000', ggr: '0.0000', rounds: 1, players: 1, sportsbook: null }]);
   });
 
   it('reports test and live play apart, and another client\'s as nothing', async () => {
@@ -109,7 +109,7 @@ describe('GET /v3/reports/ggr', () => {
       free_round_grant_id: grant.id })).status).toBe(200);
     const report = await get(`/reports/ggr?from=${day(0)}&to=${day(0)}`, testKey);
     expect(report.body.totals).toEqual([{ currency: 'EUR', bets: '0.0000', wins: '0.0000', free_round_wins: '1.5000', rolled_back: '0.0000',
-      voided: '0.0000', ggr: '0.0000', rounds: 1, players: 0 }]);
+      voided: '0.0000', ggr: '0.0000', rounds: 1, players: 0, sportsbook: null }]);
     const lines = (await get(`/reconciliation/transactions?date=${day(0)}`, testKey)).body.data;
     expect(lines.map((l: Record<string, string>) => `${l.type} ${l.moved}`)).toEqual(['bet 0.0000', 'win 1.5000']);
   });

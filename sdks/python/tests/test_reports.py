@@ -13,7 +13,8 @@ from urllib.parse import parse_qs, urlsplit
 from conftest import Reply
 
 CELL = {"currency": "EUR", "bets": "10.0000", "wins": "4.0000", "free_round_wins": "0.0000", "rolled_back": "1.0000",
-        "voided": "0.0000", "ggr": "5.0000", "rounds": 3, "players": 1}
+        "voided": "0.0000", "ggr": "5.0000", "rounds": 3, "players": 1, "sportsbook": None}
+SPORTSBOOK = {"bets": 2, "stakes": "20.0000", "refunded": "5.0000", "payouts": "-3.5000", "ggr": "18.5000"}
 
 
 def query_of(request) -> dict:
@@ -23,12 +24,14 @@ def query_of(request) -> dict:
 def test_a_ggr_report_sends_its_days_and_dimensions_and_reads_money_as_decimal(fake_api):
     fake_api.script = [Reply(200, {"object": "ggr_report", "livemode": True, "first_day": "2026-11-01", "last_day": "2026-11-30",
                                    "group_by": ["day", "provider"], "data": [dict(CELL, day="2026-11-02", provider="p")],
-                                   "totals": [CELL]})]
+                                   "totals": [dict(CELL, sportsbook=SPORTSBOOK)]})]
     report = fake_api.client().reports.ggr(from_=dt.date(2026, 11, 1), to="2026-11-30", group_by=["day", "provider"], currency="EUR")
     assert query_of(fake_api.requests[0]) == {"from": "2026-11-01", "to": "2026-11-30", "group_by": "day,provider", "currency": "EUR"}
     assert fake_api.requests[0].path.startswith("/functions/v1/v3/reports/ggr?")
     assert report.data[0].ggr == Decimal("5.0000") and report.data[0].provider == "p"
     assert report.totals[0].day is None
+    assert report.data[0].sportsbook is None
+    assert report.totals[0].sportsbook.payouts == Decimal("-3.5") and report.totals[0].sportsbook.bets == 2
 
 
 def test_a_reconciliation_page_carries_the_totals_and_the_statement_its_lines(fake_api):

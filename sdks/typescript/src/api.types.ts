@@ -838,7 +838,7 @@ export interface paths {
         };
         /**
          * GGR report
-         * @description Bets (turnover), wins, rolled-back and voided bets, GGR, rounds and players of the caller's play in its key's mode, from `from` to `to` (UTC days, both included, at most 366), in cells of one currency grouped by any of `day`, `provider`, `game`, `player`. Computed from the round engine's rows: a movement counts in the day it happened, and a report read again shows late ones. Sportsbook bets are not in it (the sportsbook is not built yet).
+         * @description Bets (turnover), wins, rolled-back and voided bets, GGR, rounds and players of the caller's play in its key's mode, from `from` to `to` (UTC days, both included, at most 366), in cells of one currency grouped by any of `day`, `provider`, `game`, `player`. Computed from the round engine's rows: a movement counts in the day it happened, and a report read again shows late ones. Sportsbook bets are apart: each cell's `sportsbook` (stakes, refunds, the change of payouts, its GGR), never in the casino's figures.
          */
         get: operations["getGgrReport"];
         put?: never;
@@ -2104,10 +2104,25 @@ export interface components {
             voided: components["schemas"]["SignedAmount"];
             /** @description Gross gaming revenue: `bets - rolled_back - voided - wins`. */
             ggr: components["schemas"]["SignedAmount"];
-            /** @description Rounds opened (by their first bet). */
+            /** @description Casino rounds opened (by their first bet); sportsbook bets are counted in `sportsbook.bets`. */
             rounds: number;
-            /** @description Distinct players who placed a bet that moved money. */
+            /** @description Distinct players who placed a casino bet that moved money. */
             players: number;
+            /** @description The sportsbook's figures, apart from the casino's (which never include them); null when they are all zero. */
+            sportsbook: components["schemas"]["GgrSportsbook"] | null;
+        };
+        /** @description A cell's sportsbook bets, each movement in the UTC day it happened: a bet in the day it was placed, a discard's refund and each settlement's change of the payout in the day they came. */
+        GgrSportsbook: {
+            /** @description Bets placed that moved money (in seamless mode, those whose stake your wallet took). */
+            bets: number;
+            /** @description What those bets staked. */
+            stakes: components["schemas"]["SignedAmount"];
+            /** @description Stakes given back by a discard (the provider's, or a reservation that expired). */
+            refunded: components["schemas"]["SignedAmount"];
+            /** @description The change of the bets' payouts in force from settlements, resettlements and unsettlements (negative when payouts fell). A clawback counts when the payout falls, whether it was taken at once or is owed. */
+            payouts: components["schemas"]["SignedAmount"];
+            /** @description `stakes - refunded - payouts`. */
+            ggr: components["schemas"]["SignedAmount"];
         };
         GgrReport: {
             /** @constant */

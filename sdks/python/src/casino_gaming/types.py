@@ -29,6 +29,7 @@ __all__ = [
     "GameSession",
     "GgrCell",
     "GgrReport",
+    "GgrSportsbook",
     "Jurisdiction",
     "JurisdictionRules",
     "LossLimits",
@@ -376,6 +377,7 @@ class GgrCell(Model):
     ggr: Decimal
     rounds: int
     players: int
+    sportsbook: Optional[GgrSportsbook]
     day: Optional[_dt.date] = None
     provider: Optional[str] = None
     game_id: Optional[str] = None
@@ -395,6 +397,19 @@ class GgrReport(Model):
     group_by: List[Literal["day", "provider", "game", "currency", "player"]]
     data: List[GgrCell]
     totals: List[GgrCell]
+
+
+@dataclass(frozen=True)
+class GgrSportsbook(Model):
+    """The object the OpenAPI document describes at ``#/components/schemas/GgrSportsbook``."""
+
+    __schema__ = "#/components/schemas/GgrSportsbook"
+
+    bets: int
+    stakes: Decimal
+    refunded: Decimal
+    payouts: Decimal
+    ggr: Decimal
 
 
 @dataclass(frozen=True)
