@@ -349,7 +349,8 @@ describe('the provider API, as the mutation campaign asked', () => {
     ]);
     for (const path of ['balance', 'bets', 'free-rounds/x/payout']) {
       const preflight = await request(path, {
-        method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+        // A header the API does not read is asked for too: the answer names only the two it allows.
+        method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-other' },
       });
       expect([path, preflight.status, Object.fromEntries([...preflight.headers].filter(([name]) => name.startsWith('access-control-')))]).toEqual([
         path, 204, {
@@ -378,7 +379,11 @@ describe('the provider API, as the mutation campaign asked', () => {
   it('refuses a balance or free-rounds request without a session token (400) or of another provider (404), and a payout naming no grant id (422)', async () => {
     for (const path of ['balance', 'free-rounds']) {
       const response = await handle(new Request(`http://api.test/v3/provider/${path}`, { headers: { authorization: `Bearer ${providerKey}` } }));
-      expect([path, response.status, (await response.json()).code]).toEqual([path, 400, 'invalid_parameters']);
+      const body = await response.json();
+      expectResponseMatches(path === 'balance' ? 'providerBalance' : 'providerFreeRounds', response, body);
+      // The problem names the missing parameter, and says so in a sentence.
+      expect([path, response.status, body.code, body.detail, body.errors.map((e: { parameter: string }) => e.parameter)])
+        .toEqual([path, 400, 'invalid_parameters', expect.stringMatching(/^[A-Z].+\.$/), ['session_token']]);
     }
     // Another provider's key finds no session behind the token.
     const other = await handle(new Request(`http://api.test/v3/provider/free-rounds?session_token=${await launchToken()}`, {
