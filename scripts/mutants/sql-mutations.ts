@@ -60,6 +60,9 @@ const SANDBOX_RESET_SPORTSBOOK = '20261207003000_sandbox_reset_sportsbook.sql';
 // A reset writes a seamless test bet's money back to what its wallet took: replaces sportsbook_reset_sandbox (the
 // sandbox reset sportsbook migration's): its mutations live here.
 const RESET_UNSENT = '20261207004900_sandbox_reset_unsent_calls.sql';
+// The sportsbook's placement and settlement, leaner: replaces sportsbook_place (the seamless migration's) and
+// sportsbook_settle (the lean settle migration's): their mutations live here.
+const LEAN_EVENTS = '20261207005200_lean_sportsbook_events.sql';
 // Reports: closed days rolled up by the delivery runner (replaces roll_up_ggr).
 const REPORT_ROLL_UP = '20261207002001_ggr_roll_up_daily.sql';
 // Reports: the sportsbook apart (replaces ggr_cells, ggr_rows, roll_up_ggr_cells, roll_up_ggr_fragments and
@@ -779,19 +782,19 @@ export const sqlMutations: SqlMutation[] = [
     description: "an owed clawback taken from a payout credits the float instead of debiting it",
   },
   {
-    id: 'sportsbook-6', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    id: 'sportsbook-6', file: LEAN_EVENTS, tests: sportsbookTests,
     find: "where t.provider_id = c.provider_id and t.kind = 'sportsbook_discard' and t.related_transaction_id = bet_id",
     replace: "where false",
     description: "a bet arriving after its discard is taken",
   },
   {
-    id: 'sportsbook-7', file: LEAN_SETTLE, tests: sportsbookTests,
+    id: 'sportsbook-7', file: LEAN_EVENTS, tests: sportsbookTests,
     find: "where t.provider_id = provider and t.kind = 'sportsbook_unsettle'",
     replace: "where false",
     description: "a settlement arriving after an unsettle that named it is applied",
   },
   {
-    id: 'sportsbook-8', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    id: 'sportsbook-8', file: LEAN_EVENTS, tests: sportsbookTests,
     find: "refusal := private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, amount, true);",
     replace: "refusal := private.count_loss(s.client_id, s.livemode, s.player_id, s.currency_code, 0, true);",
     description: "a stake is not counted against loss limits at placement",
@@ -803,7 +806,7 @@ export const sqlMutations: SqlMutation[] = [
     description: "a payout counts as a loss",
   },
   {
-    id: 'sportsbook-10', file: LEAN_SETTLE, tests: sportsbookTests,
+    id: 'sportsbook-10', file: LEAN_EVENTS, tests: sportsbookTests,
     find: "  if (result = 'lost' and payout <> 0) or ",
     replace: "  if ",
     description: "a lost bet pays",
@@ -815,19 +818,19 @@ export const sqlMutations: SqlMutation[] = [
     description: "an unsettle naming a settlement a later one replaced undoes the later one",
   },
   {
-    id: 'sportsbook-12', file: LEAN_SETTLE, tests: sportsbookTests,
+    id: 'sportsbook-12', file: LEAN_EVENTS, tests: sportsbookTests,
     find: "  if was in ('reserved', 'discarded', 'closed') then",
     replace: "  if was in ('reserved', 'discarded') then",
     description: "a closed bet is settled again",
   },
   {
-    id: 'sportsbook-13', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    id: 'sportsbook-13', file: LEAN_EVENTS, tests: sportsbookTests,
     find: "          case when two_phase then 'reserved' else 'open' end, amount, odds, potential_payout, selections)",
     replace: "          'open', amount, odds, potential_payout, selections)",
     description: "a two-phase bet is open before it is committed",
   },
   {
-    id: 'sportsbook-14', file: SPORTSBOOK_SEAMLESS, tests: sportsbookTests,
+    id: 'sportsbook-14', file: LEAN_EVENTS, tests: sportsbookTests,
     find: "case when seamless then 'seamless' else 'transfer' end, amount, 'closed', now())",
     replace: "case when seamless then 'seamless' else 'transfer' end, amount, 'open', null)",
     description: "a bet's round is open: casino wins pay on it",
@@ -851,7 +854,7 @@ export const sqlMutations: SqlMutation[] = [
     description: "a sportsbook bet's wallet call is finished by the casino's rules (a stake's bet never stands, a failed one is never discarded)",
   },
   {
-    id: 'sportsbook-18', file: SPORTSBOOK_SEAMLESS, tests: sportsbookSeamlessTests,
+    id: 'sportsbook-18', file: LEAN_EVENTS, tests: sportsbookSeamlessTests,
     find: "  seamless := private.lock_wallet_mode(s.client_id, s.livemode, false) = 'seamless';",
     replace: "  perform private.lock_wallet_mode(s.client_id, s.livemode, false);\n  seamless := false;",
     description: "a seamless operator's bet takes its stake from the float",
@@ -901,7 +904,7 @@ export const sqlMutations: SqlMutation[] = [
     description: "a failed stake's compensating rollback gives the failed placement an OK answer",
   },
   {
-    id: 'sportsbook-27', file: LEAN_SETTLE, tests: sportsbookSeamlessTests,
+    id: 'sportsbook-27', file: LEAN_EVENTS, tests: sportsbookSeamlessTests,
     find: "  if round.wallet_mode = 'seamless' and private.debit_pending(round.id) then",
     replace: '  if false then',
     description: "a seamless bet is settled while its stake waits for the operator's wallet",

@@ -206,4 +206,21 @@ describe('the operator\'s sportsbook bets', () => {
     expect(events[5].data).toMatchObject({ bet_id: bet, status: 'closed', result: 'lost', settlements: expect.any(Array) });
     expect(events[6].data).toMatchObject({ bet_id: reserved, status: 'discarded', reason: 'discarded' });
   });
+
+  it("carries in each event the bet as the bets API showed it then, every member", async () => {
+    const player = id('punter');
+    const bet = id('bet');
+    const token = await launchToken(player);
+    const eventOf = async (type: string) => (await sql`select data from public.event where client_id = ${operator.account.id}
+                                                       and type = ${type} and data->>'bet_id' = ${bet}`)[0].data;
+    await post(null, '', placement(token, bet));
+    const [listed] = (await get(`/sportsbook/bets?player_id=${player}`)).body.data;
+    expect(await eventOf('sportsbook.bet.placed')).toEqual(listed);
+    await post(bet, 'settlements', { transaction_id: id('tx'), result: 'won', payout: '25' });
+    const settled = (await get(`/sportsbook/bets/${listed.id}`)).body;
+    expect(settled).toMatchObject({ status: 'settled', payout: '25.0000', paid: '25.0000', settlements: [expect.objectContaining({ type: 'settlement' })] });
+    expect(await eventOf('sportsbook.bet.settled')).toEqual(settled);
+    await post(bet, 'settlements', { transaction_id: id('tx'), result: 'half_won', payout: '17.5' });
+    expect(await eventOf('sportsbook.bet.resettled')).toEqual((await get(`/sportsbook/bets/${listed.id}`)).body);
+  });
 });
