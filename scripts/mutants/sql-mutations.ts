@@ -1298,4 +1298,17 @@ export const sqlMutations: SqlMutation[] = [
     find: 'sum(d.sportsbook_refunded), sum(d.sportsbook_payouts)', replace: '0, 0',
     description: "a closed day's totals leave out the sportsbook's refunds and payouts",
   },
+  // Reports: free rounds, their bets no turnover, their wins as paid.
+  {
+    id: 'reports-11', file: REPORT_SPORTSBOOK, tests: ['tests/reports/ggr-property.test.ts'],
+    find: "then coalesce(l.amount, sl.amount, (fc.request->>'amount')::numeric, 0) else 0 end as free_round_wins",
+    replace: 'then t.amount else 0 end as free_round_wins',
+    description: "a free win counts what the provider reported, not what the campaign's max_win let it pay",
+  },
+  {
+    id: 'reports-12', file: REPORT_SPORTSBOOK, tests: ['tests/reports/ggr-property.test.ts'],
+    find: "case when t.kind = 'bet' and r.free_round_grant_id is null and (r.wallet_mode = 'transfer' or c.status = 'accepted')\n                then t.amount else 0 end as bets",
+    replace: "case when t.kind = 'bet' and (r.wallet_mode = 'transfer' or c.status = 'accepted')\n                then t.amount else 0 end as bets",
+    description: 'a free bet counts as turnover',
+  },
 ];

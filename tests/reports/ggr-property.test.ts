@@ -4,7 +4,9 @@
 // a debit), their movements then spread over past days as if they had happened then (a round's
 // later movements on its own day or later ones), and every cell of GET /v3/reports/ggr, under
 // several groupings and filters, checked against a sum over the raw rows; the whole against the
-// rounds' own totals. Sportsbook bets beside them (placed one- or two-phase, their stakes taken,
+// rounds' own totals. Free rounds among them (a campaign's round for one player, its free bet won,
+// capped by the campaign's max_win or not, closed by staff, or rolled back): what each paid against
+// the grants' own totals. Sportsbook bets beside them (placed one- or two-phase, their stakes taken,
 // refused or never answered in seamless mode, committed, discarded, settled, resettled and
 // unsettled, clawbacks taken or owed), their movements spread over days alike: each cell's
 // `sportsbook` against a sum over the raw rows and the bets' histories, and the whole against the
@@ -25,6 +27,7 @@ let people: Cast;
 let keyHash: { pragmatic: string; spribe: string };
 let limitedGame: string;
 let bookGame: string;
+let freeGame: string;
 
 beforeAll(async () => {
   people = await cast(sql);
@@ -39,6 +42,12 @@ beforeAll(async () => {
   await sql`insert into public.win_limit (provider_id, game, currency_code, max_amount)
     select id, ${limitedGame}, 'EUR', 50 from public.game_provider where slug = 'pragmatic-play'`;
   bookGame = await sportsbookGame(sql);
+  // A game with free rounds, one round's bet of 1 in either currency.
+  freeGame = `rfr-${randomUUID().slice(0, 8)}`;
+  const [free] = await sql`insert into public.game (provider_id, code, name, category, currencies)
+    select id, ${freeGame}, 'Report Free Rounds', 'slots', '{}' from public.game_provider where slug = 'pragmatic-play' returning id`;
+  await sql`insert into public.game_free_rounds (game_id, payout_mode, max_rounds, max_validity_days, stakes)
+    values (${free.id}, 'per_round', 100, 30, ${sql.json({ EUR: [1], USD: [1] })})`;
 });
 const book = engine(sql, () => keyHash.pragmatic);
 
@@ -88,14 +97,25 @@ const sportsbookBet = (seamless: boolean) => fc.record({
   daysAgo: fc.integer({ min: 0, max: 6 }),
   later: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
 });
+const freeRound = fc.record({
+  player: fc.integer({ min: 0, max: 2 }),
+  currency: fc.integer({ min: 0, max: 1 }),
+  end: fc.constantFrom('win', 'win', 'close', 'rollback'),
+  win: fc.integer({ min: 0, max: 1_000_000 }).map((units) => (units / 10_000).toFixed(4)),
+  maxWin: fc.option(fc.integer({ min: 1, max: 500_000 }).map((units) => (units / 10_000).toFixed(4)), { nil: undefined }),
+  daysAgo: fc.integer({ min: 0, max: 6 }),
+  later: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+});
 const play = fc.record({
   transfer: fc.array(round(false), { minLength: 1, maxLength: 6 }),
+  free: fc.array(freeRound, { maxLength: 3 }),
   seamless: fc.array(round(true), { minLength: 0, maxLength: 5 }),
   bookTransfer: fc.array(sportsbookBet(false), { maxLength: 3 }),
   bookSeamless: fc.array(sportsbookBet(true), { maxLength: 3 }),
 });
 type Round = ReturnType<typeof round> extends fc.Arbitrary<infer T> ? T : never;
 type BookBet = ReturnType<typeof sportsbookBet> extends fc.Arbitrary<infer T> ? T : never;
+type FreeRound = typeof freeRound extends fc.Arbitrary<infer T> ? T : never;
 
 interface Outcome {
   outcome: string;
@@ -152,6 +172,41 @@ async function playRound(operator: Operator, r: Round) {
   }
 }
 
+/** A campaign of one free round for the player, played through the engine (transfer mode). */
+async function playFreeRound(operator: Operator, f: FreeRound) {
+  const made = await handle(new Request('http://api.test/v3/free-rounds/campaigns', {
+    method: 'POST', headers: { authorization: `Bearer ${operator.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ external_id: `c-${randomUUID()}`, name: 'Report spins', game_ids: [`pragmatic-play:${freeGame}`],
+      currency: CURRENCIES[f.currency], bet_amount: '1', rounds: 1, valid_until: new Date(Date.now() + 86_400_000).toISOString(),
+      player_ids: [PLAYERS[f.player]], ...(f.maxWin ? { max_win: f.maxWin } : {}) }),
+  }));
+  const campaign = await made.json();
+  expect(made.status, JSON.stringify(campaign)).toBe(201);
+  const [grant] = await sql`select id from public.free_round_grant where campaign_id = ${campaign.id}`;
+  const [session] = await sql`
+    insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, status, expires_at)
+    select ${operator.account.id}, true, ${PLAYERS[f.player]}, id, ${freeGame}, ${CURRENCIES[f.currency]}, 'active', now() + interval '1 hour'
+    from public.game_provider where slug = 'pragmatic-play'
+    returning id`;
+  const roundId = `free-${randomUUID()}`;
+  const bet = `fb-${randomUUID()}`;
+  const [placed] = await sql`select * from private.round_bet(${keyHash.pragmatic}, ${session.id}, ${bet}, ${roundId}, 1::numeric, false,
+    ${sha(bet)}, ${grant.id})`;
+  expect(placed.outcome, JSON.stringify(placed.body)).toBe('ok');
+  const tx = `${f.end}-${randomUUID()}`;
+  if (f.end === 'rollback') {
+    const [back] = await sql`select * from private.round_rollback(${keyHash.pragmatic}, ${session.id}, ${tx}, ${bet}, ${sha(tx)})`;
+    expect(back.outcome).toBe('ok');
+  } else if (f.end === 'win') {
+    const [won] = await sql`select * from private.round_win(${keyHash.pragmatic}, ${session.id}, ${tx}, ${roundId}, ${f.win}::numeric, true,
+      null, ${sha(tx)}, ${grant.id})`;
+    expect(won.outcome, JSON.stringify(won.body)).toBe('ok');
+  } else {
+    const [found] = await sql`select id from public.game_round where provider_round_id = ${roundId}`;
+    await as(sql, people.mona, (t) => t`select * from public.resolve_round(${found.id}, 'close')`);
+  }
+}
+
 const SPORTSBOOK_OUTCOME = /^(ok|wallet_call|bet_[a-z_]+|unknown_bet|invalid_settlement)$/;
 
 /** Places one sportsbook bet and plays its steps through the engine, finishing its wallet calls as the runner would; its bet id. */
@@ -192,7 +247,7 @@ async function playBet(operator: Operator, b: BookBet): Promise<string> {
 }
 
 /** Spreads each round's movements over past days, in order: as if the play had happened then. */
-async function spreadOverDays(operator: Operator, rounds: Round[], bets: [string, BookBet][] = []) {
+async function spreadOverDays(operator: Operator, rounds: { daysAgo: number; later: boolean[] }[], bets: [string, BookBet][] = []) {
   const ids = await sql`select r.id from public.game_round r where r.client_id = ${operator.account.id}
     and not exists (select 1 from public.sportsbook_bet b where b.round_id = r.id) order by r.opened_at, r.id`;
   await sql.begin(async (tx) => {
@@ -245,6 +300,7 @@ interface Movement {
   rolledBack: bigint;
   voided: bigint;
   rounds: number;
+  freeRoundWins: bigint;
   sbStakes: bigint;
   sbBetCount: number;
   sbRefunded: bigint;
@@ -267,6 +323,7 @@ async function rawMovements(clientId: string): Promise<Movement[]> {
   const rows = await sql`
     select t.kind, t.amount::text, t.transaction_id, t.round_id, t.related_id::text, to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
            gp.slug as provider, gp.slug || ':' || r.game as game_id, r.currency_code as currency, r.player_id, r.wallet_mode,
+           r.free_round_grant_id is not null as free, (select l.amount::text from public.transaction l where l.id = t.ledger_transaction_id) as paid,
            (select c.status from public.wallet_call c where c.round_transaction_id = t.id and c.action = 'debit') as debit,
            exists (select 1 from public.held_win h where h.round_transaction_id = t.id) as held
     from public.round_transaction t
@@ -283,20 +340,23 @@ async function rawMovements(clientId: string): Promise<Movement[]> {
            r.currency_code as currency, r.player_id
     from public.game_round r join public.game_provider gp on gp.id = r.provider_id
     where r.client_id = ${clientId} and r.livemode and not exists (select 1 from public.sportsbook_bet b where b.round_id = r.id)`;
-  const zero = { bets: 0n, betCount: 0, wins: 0n, rolledBack: 0n, voided: 0n, rounds: 0, sbStakes: 0n, sbBetCount: 0, sbRefunded: 0n, sbPayouts: 0n };
+  const zero = { bets: 0n, betCount: 0, wins: 0n, rolledBack: 0n, voided: 0n, rounds: 0, freeRoundWins: 0n, sbStakes: 0n, sbBetCount: 0, sbRefunded: 0n,
+    sbPayouts: 0n };
   const key = (row: Record<string, string>) =>
     ({ day: row.day, provider: row.provider, game_id: row.game_id, currency: row.currency, player_id: row.player_id });
   return [
     ...rows.map((t) => {
-      const moved = t.kind === 'bet' && (t.wallet_mode === 'transfer' || t.debit === 'accepted');
-      const voided = t.kind === 'rollback' && t.transaction_id === `cgs-cancel-${t.related_id}`;
+      // A free round moves no money but what its wins paid (the float's movement: free rounds are played in transfer mode here).
+      const moved = t.kind === 'bet' && !t.free && (t.wallet_mode === 'transfer' || t.debit === 'accepted');
+      const voided = t.kind === 'rollback' && !t.free && t.transaction_id === `cgs-cancel-${t.related_id}`;
       const staked = t.kind === 'sportsbook_place' && (t.wallet_mode === 'transfer' || t.debit === 'accepted');
       return {
         ...key(t), ...zero,
         bets: moved ? units(t.amount) : 0n,
         betCount: moved ? 1 : 0,
-        wins: t.kind === 'win' && !t.held ? units(t.amount) : 0n,
-        rolledBack: t.kind === 'rollback' && !voided ? units(t.amount) : 0n,
+        wins: t.kind === 'win' && !t.held && !t.free ? units(t.amount) : 0n,
+        freeRoundWins: t.kind === 'win' && t.free ? units(t.paid ?? '0') : 0n,
+        rolledBack: t.kind === 'rollback' && !voided && !t.free ? units(t.amount) : 0n,
         voided: voided ? units(t.amount) : 0n,
         sbStakes: staked ? units(t.amount) : 0n,
         sbBetCount: staked ? 1 : 0,
@@ -319,13 +379,14 @@ function expectedCells(movements: Movement[], groupBy: Dimension[], from: string
     const dims = [...new Set<Dimension>([...groupBy, 'currency'])];
     const key = Object.fromEntries(dims.map((d) => [FIELD[d], m[FIELD[d]] as string]));
     const id = JSON.stringify(Object.entries(key).sort());
-    const cell = cells.get(id) ?? { key, sums: { ...m, bets: 0n, betCount: 0, wins: 0n, rolledBack: 0n, voided: 0n, rounds: 0, sbStakes: 0n,
+    const cell = cells.get(id) ?? { key, sums: { ...m, bets: 0n, betCount: 0, wins: 0n, rolledBack: 0n, voided: 0n, rounds: 0, freeRoundWins: 0n, sbStakes: 0n,
       sbBetCount: 0, sbRefunded: 0n, sbPayouts: 0n }, players: new Set() };
     cell.sums.bets += m.bets;
     cell.sums.wins += m.wins;
     cell.sums.rolledBack += m.rolledBack;
     cell.sums.voided += m.voided;
     cell.sums.rounds += m.rounds;
+    cell.sums.freeRoundWins += m.freeRoundWins;
     cell.sums.sbStakes += m.sbStakes;
     cell.sums.sbBetCount += m.sbBetCount;
     cell.sums.sbRefunded += m.sbRefunded;
@@ -334,7 +395,7 @@ function expectedCells(movements: Movement[], groupBy: Dimension[], from: string
     cells.set(id, cell);
   }
   return [...cells.values()].map(({ key, sums, players }) => ({
-    ...key, bets: money(sums.bets), wins: money(sums.wins), free_round_wins: '0.0000', rolled_back: money(sums.rolledBack),
+    ...key, bets: money(sums.bets), wins: money(sums.wins), free_round_wins: money(sums.freeRoundWins), rolled_back: money(sums.rolledBack),
     voided: money(sums.voided), ggr: money(sums.bets - sums.rolledBack - sums.voided - sums.wins), rounds: sums.rounds, players: players.size,
     sportsbook: sums.sbBetCount === 0 && sums.sbRefunded === 0n && sums.sbPayouts === 0n ? null : {
       bets: sums.sbBetCount, stakes: money(sums.sbStakes), refunded: money(sums.sbRefunded), payouts: money(sums.sbPayouts),
@@ -395,7 +456,7 @@ async function checkEveryCell(operator: Operator) {
 
 describe('GGR reports against the raw rows', () => {
   it('equal a sum over the raw rows in every cell, read live and again rolled up, and the rounds\' own totals', async () => {
-    await fc.assert(fc.asyncProperty(play, async ({ transfer, seamless, bookTransfer, bookSeamless }) => {
+    await fc.assert(fc.asyncProperty(play, async ({ transfer, free, seamless, bookTransfer, bookSeamless }) => {
       const operator = await newOperator(sql, 'reports');
       for (const currency of CURRENCIES) {
         await sql`insert into public.wallet (client_id, currency_code, is_primary) values (${operator.account.id}, ${currency}, ${currency === 'EUR'})`;
@@ -403,6 +464,7 @@ describe('GGR reports against the raw rows', () => {
       }
       const bets: [string, BookBet][] = [];
       for (const r of transfer) await playRound(operator, r);
+      for (const f of free) await playFreeRound(operator, f);
       for (const b of bookTransfer) bets.push([await playBet(operator, b), b]);
       if (seamless.length || bookSeamless.length) {
         const [changed] = await sql`select * from private.change_wallet_settings(${operator.account.id}, true, 'seamless',
@@ -411,20 +473,20 @@ describe('GGR reports against the raw rows', () => {
         for (const r of seamless) await playRound(operator, r);
         for (const b of bookSeamless) bets.push([await playBet(operator, b), b]);
       }
-      await spreadOverDays(operator, [...transfer, ...seamless], bets);
+      await spreadOverDays(operator, [...transfer, ...free, ...seamless], bets);
 
       // Read live (nothing rolled up: the report function rolls up before reading, so first
       // the raw-row function itself), then through the API, which rolls the closed days up.
       const live = await sql<Record<string, string>[]>`
         select c.day::text, gp.slug as provider, gp.slug || ':' || c.game as game_id, c.currency_code as currency, c.player_id,
-               c.bets::text, c.bet_count::int, c.wins::text, c.rolled_back::text, c.voided::text, c.rounds::int,
+               c.bets::text, c.bet_count::int, c.wins::text, c.free_round_wins::text, c.rolled_back::text, c.voided::text, c.rounds::int,
                c.sportsbook_stakes::text, c.sportsbook_bet_count::int, c.sportsbook_refunded::text, c.sportsbook_payouts::text
         from private.ggr_cells(${operator.account.id}, true, now() - interval '30 days', now() + interval '1 day') c
         join public.game_provider gp on gp.id = c.provider_id`;
       const all: Dimension[] = ['day', 'provider', 'game', 'currency', 'player'];
       const raw = await rawMovements(operator.account.id);
       expect(byKey(expectedCells(live.map((c) => ({
-        ...c, bets: units(c.bets), betCount: Number(c.bet_count), wins: units(c.wins), rolledBack: units(c.rolled_back),
+        ...c, bets: units(c.bets), betCount: Number(c.bet_count), wins: units(c.wins), freeRoundWins: units(c.free_round_wins), rolledBack: units(c.rolled_back),
         voided: units(c.voided), rounds: Number(c.rounds), sbStakes: units(c.sportsbook_stakes), sbBetCount: Number(c.sportsbook_bet_count),
         sbRefunded: units(c.sportsbook_refunded), sbPayouts: units(c.sportsbook_payouts),
       } as Movement)), all, day(-30), day(1)))).toEqual(byKey(expectedCells(raw, all, day(-30), day(1))));
@@ -456,13 +518,16 @@ describe('GGR reports against the raw rows', () => {
 
       // The rounds' own totals, kept by the engine: bets net of rollbacks and voids, wins paid.
       const totals = await sql`select r.currency_code as currency, sum(r.total_bet)::text as bet, sum(r.total_win)::text as win,
-          b.round_id is not null as sportsbook, sum(b.payout)::text as payout
+          b.round_id is not null as sportsbook, sum(b.payout)::text as payout, r.free_round_grant_id is not null as free
         from public.game_round r left join public.sportsbook_bet b on b.round_id = r.id
-        where r.client_id = ${operator.account.id} group by 1, 4`;
+        where r.client_id = ${operator.account.id} group by 1, 4, 6`;
       for (const t of totals) {
         const mine = movements.filter((m) => m.currency === t.currency);
         const sum = (f: (m: Movement) => bigint) => mine.reduce((s, m) => s + f(m), 0n);
-        if (t.sportsbook) {
+        if (t.free) {
+          // What free rounds paid is their rounds' wins.
+          expect(money(sum((m) => m.freeRoundWins))).toBe(money(units(t.win)));
+        } else if (t.sportsbook) {
           // A bet's stake stands unless given back (its round's total_bet is 0 once discarded); its payout is the one in force.
           expect(money(sum((m) => m.sbStakes - m.sbRefunded))).toBe(money(units(t.bet)));
           expect(money(sum((m) => m.sbPayouts))).toBe(money(units(t.payout)));
@@ -471,16 +536,26 @@ describe('GGR reports against the raw rows', () => {
           expect(money(sum((m) => m.wins))).toBe(money(units(t.win)));
         }
       }
+      // And the grants' own: what each grant's rounds paid.
+      const grants = await sql`select c.currency_code as currency, sum(g.total_win)::text as paid from public.free_round_grant g
+        join public.free_round_campaign c on c.id = g.campaign_id where g.client_id = ${operator.account.id} group by 1`;
+      for (const g of grants) {
+        expect(money(movements.filter((m) => m.currency === g.currency).reduce((s, m) => s + m.freeRoundWins, 0n))).toBe(money(units(g.paid)));
+      }
     }), {
       numRuns: 12,
       // Always among them: one player on two games of one closed day (a day's cell counts them once).
       examples: [[{ transfer: [0, 1].map((game) => ({
         seamless: false, game, player: 0, currency: 0, bets: [{ amount: '1.0000', debit: 'accepted', rolledBack: false }],
         end: 'win', win: '0.5000', creditAccepted: true, review: 'none', daysAgo: 2, later: Array<boolean>(12).fill(false),
-      } as Round)), seamless: [], bookTransfer: [], bookSeamless: [] }],
+      } as Round)), free: [], seamless: [], bookTransfer: [], bookSeamless: [] }],
       // A bet settled, resettled lower and unsettled on later days, and one discarded; in seamless
       // mode one whose clawback is owed and one whose stake was never answered.
-      [{ transfer: [], seamless: [], bookTransfer: [
+      [{ transfer: [], free: [
+        { player: 0, currency: 0, end: 'win', win: '80.0000', maxWin: '25.0000', daysAgo: 2, later: Array<boolean>(12).fill(true) },
+        { player: 1, currency: 1, end: 'win', win: '3.5000', maxWin: undefined, daysAgo: 1, later: Array<boolean>(12).fill(false) },
+        { player: 2, currency: 0, end: 'rollback', win: '0.0000', maxWin: undefined, daysAgo: 3, later: Array<boolean>(12).fill(true) },
+      ], seamless: [], bookTransfer: [
         { seamless: false, player: 0, currency: 0, stake: 20_000, twoPhase: false, debit: 'accepted', daysAgo: 3, later: Array<boolean>(12).fill(true),
           steps: [{ op: 'settle', tenths: 10, clawback: 'accepted' }, { op: 'settle', tenths: 3, clawback: 'accepted' },
             { op: 'unsettle', tenths: 0, clawback: 'accepted' }] },
