@@ -3,8 +3,8 @@
 // each transaction_id once (a retry gets the same answer; a refusal applied nothing, so a retry is
 // judged again), refuses a debit it cannot cover, answers
 // a rollback of a debit it never saw with OK and refuses that debit if it comes later, and can be
-// told to misbehave (slow, 500, garbage, answering after the timeout) so tests can prove what the
-// platform does then.
+// told to misbehave (slow, 500, garbage, answering after the timeout) or to refuse a call for a
+// reason of its own, so tests can prove what the platform does then.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
