@@ -63,6 +63,9 @@ const RESET_UNSENT = '20261207004900_sandbox_reset_unsent_calls.sql';
 // The sportsbook's placement and settlement, leaner: replaces sportsbook_place (the seamless migration's) and
 // sportsbook_settle (the lean settle migration's): their mutations live here.
 const LEAN_EVENTS = '20261207005200_lean_sportsbook_events.sql';
+// A call a sandbox reset wrote back is never sent again: replaces retry_wallet_call (the seamless wallet
+// migration's): its mutations live here.
+const RESET_CALLS_STAY_FAILED = '20261207005300_reset_bets_calls_stay_failed.sql';
 // Reports: closed days rolled up by the delivery runner (replaces roll_up_ggr).
 const REPORT_ROLL_UP = '20261207002001_ggr_roll_up_daily.sql';
 // Reports: the sportsbook apart (replaces ggr_cells, ggr_rows, roll_up_ggr_cells, roll_up_ggr_fragments and
@@ -457,7 +460,7 @@ export const sqlMutations: SqlMutation[] = [
     description: 'the runner fails a debit whose caller is still waiting for the operator',
   },
   {
-    id: 'seamless-11', file: SEAMLESS, tests: seamlessTests,
+    id: 'seamless-11', file: RESET_CALLS_STAY_FAILED, tests: seamlessTests,
     find: "where c.id = retry_wallet_call.call_id and c.status = 'failed' and c.action <> 'debit'",
     replace: "where c.id = retry_wallet_call.call_id and c.status = 'failed'",
     description: 'staff can send a failed debit again (the player would be charged for a bet already undone)',
@@ -1033,6 +1036,12 @@ export const sqlMutations: SqlMutation[] = [
     id: 'sportsbook-reset-10', file: RESET_UNSENT, tests: sandboxResetSportsbookTests,
     find: `  if bet.settlements @> '[{"type": "sandbox_reset"}]' then`, replace: '  if false then',
     description: "a second reset writes a bet's failed calls back again",
+  },
+  {
+    id: 'sportsbook-reset-11', file: RESET_CALLS_STAY_FAILED, tests: sandboxResetSportsbookTests,
+    find: `                    where t.id = c.round_transaction_id and b.settlements @> '[{"type": "sandbox_reset"}]')`,
+    replace: '                    where false)',
+    description: "staff send again a call a sandbox reset wrote back: the wallet gets what the bet no longer shows",
   },
   // The leaner settlement (the lean sportsbook settle migration).
   {

@@ -7,7 +7,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
-import { as, connect, untilBlockedBy } from '../helpers/db.ts';
+import { as, cast, connect, untilBlockedBy } from '../helpers/db.ts';
 import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler } from '../helpers/api.ts';
 import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
 import { sportsbookGame } from './sportsbook.ts';
@@ -300,6 +300,16 @@ describe('a reset with seamless test bets in play', () => {
         select data->>'bet_id' as bet, data->>'paid' as paid from public.event
         where client_id = ${op.account.id} and not livemode and type = 'sportsbook.bet.closed' and data->>'bet_id' in ${sql([won, clawed])}`;
       expect(Object.fromEntries(told.map((e) => [e.bet, e.paid]))).toEqual({ [won]: '0.0000', [clawed]: '20.0000' });
+      // Staff cannot send a written-back call again: it would move what the bet no longer shows.
+      const written = await sql<{ id: string }[]>`select c.id from public.wallet_call c
+        join public.round_transaction t on t.id = c.round_transaction_id join public.game_round r on r.id = t.round_id
+        where r.provider_round_id in ${sql([won, closed, clawed])} and c.status = 'failed' order by c.id`;
+      expect(written).toHaveLength(3);
+      const people = await cast(sql);
+      for (const { id } of written) {
+        await expect(as(sql, people.adam, (tx) => tx`select * from public.retry_wallet_call(${id})`)).rejects.toMatchObject({ code: 'P0002' });
+      }
+      expect(await pending()).toEqual([]);
       // A second reset finds nothing more to write back.
       expect((await call('/sandbox/reset', key, {}, 'resetSandbox')).body).toMatchObject({ sportsbook_bets_discarded: 0, sportsbook_bets_closed: 0 });
       expect(await bets(op.account.id, false)).toMatchObject({ [won]: 'closed 0.0000 0.0000 0.0000', [clawed]: 'closed 20.0000 20.0000 0.0000' });
