@@ -177,7 +177,6 @@ export type Database = {
           "client_id": string;
           "created_at": string;
           "data": NonNullable<Json>;
-          "fan_out_xid": unknown;
           "id": string;
           "livemode": boolean;
           "type": string;
@@ -187,7 +186,6 @@ export type Database = {
           "client_id": string;
           "created_at"?: string;
           "data": NonNullable<Json>;
-          "fan_out_xid"?: unknown;
           "id"?: string;
           "livemode": boolean;
           "type": string;
@@ -196,7 +194,6 @@ export type Database = {
           "client_id"?: string;
           "created_at"?: string;
           "data"?: NonNullable<Json>;
-          "fan_out_xid"?: unknown;
           "id"?: string;
           "livemode"?: boolean;
           "type"?: string;

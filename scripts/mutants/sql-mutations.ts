@@ -74,8 +74,9 @@ const REPORT_SPORTSBOOK = '20261207005100_ggr_sportsbook.sql';
 // Replaces round_caller (the lean caller's, one statement per table, a win reading neither the profile nor the
 // jurisdiction) and round_win (free round play's): their mutations live here.
 const LEAN_WIN = '20261207004100_lean_win_caller.sql';
-// The delivery runner fans events out to their deliveries (replaces emit_event, claim_deliveries and event_deliveries).
-const FAN_OUT = '20261207005000_deliveries_fanned_out_by_runner.sql';
+// The delivery runner fans queued events out to their deliveries (replaces emit_event, fan_out_events,
+// claim_deliveries and event_deliveries).
+const FAN_OUT = '20261208000000_fan_out_queue.sql';
 
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
@@ -1235,55 +1236,55 @@ export const sqlMutations: SqlMutation[] = [
   // The runner's fan-out: every event's deliveries once per endpoint, none passed over, due from the event's time.
   {
     id: 'fanout-1', file: FAN_OUT, tests: fanOutTests,
-    find: 'horizon := pg_snapshot_xmin(pg_current_snapshot());', replace: 'horizon := pg_snapshot_xmax(pg_current_snapshot());',
-    description: 'the cursor passes a transaction still open: its event is never fanned out',
+    find: '  insert into private.event_fan_out_queue (event_id) values (event_id);\n', replace: '',
+    description: 'an event is never fanned out to its endpoints',
   },
   {
-    id: 'fanout-2', file: FAN_OUT, tests: fanOutTests,
-    find: 'where ev.fan_out_xid >= since', replace: 'where ev.fan_out_xid > since',
-    description: "the oldest open transaction's events, at the cursor itself, are never fanned out",
-  },
-  {
-    id: 'fanout-4', file: FAN_OUT, tests: fanOutTests, occurrence: 2,
+    id: 'fanout-4', file: FAN_OUT, tests: fanOutTests,
     find: '   and e.created_at <= ev.created_at', replace: '',
     description: 'a new endpoint is sent events written before it existed',
   },
+  // No fanout-5: a queued event is fanned out once (taken from the queue as it is), so the fan-out's
+  // `do nothing` on a delivery already made matters only for the events the queue's migration queued.
   {
-    id: 'fanout-5', file: FAN_OUT, tests: fanOutTests, occurrence: 2,
-    find: 'on conflict on constraint webhook_delivery_event_endpoint_key do nothing;',
-    replace: "on conflict on constraint webhook_delivery_event_endpoint_key do update set status = 'pending', delivered_at = null;",
-    description: 'a later fan-out makes a delivered event due again: sent twice',
-  },
-  {
-    id: 'fanout-6', file: FAN_OUT, tests: fanOutTests, occurrence: 2,
+    id: 'fanout-6', file: FAN_OUT, tests: fanOutTests,
     find: 'select ev.id, e.id, e.client_id, ev.created_at', replace: 'select ev.id, e.id, e.client_id, now()',
     description: "a delivery is due from its fan-out, not its event: the claim's order is no longer the events'",
   },
   {
     id: 'fanout-7', file: FAN_OUT, tests: fanOutTests,
-    find: '    select f.xid into since from private.event_fan_out f for update skip locked;',
-    replace: '    select f.xid into since from private.event_fan_out f for update;',
+    find: 'limit fan_out_events.batch for update skip locked)', replace: 'limit fan_out_events.batch for update)',
     description: "a runner's claim waits for a fan-out under way elsewhere",
   },
   {
     id: 'fanout-8', file: FAN_OUT, tests: fanOutTests,
-    find: '    perform private.fan_out_event(found);', replace: '    null;',
+    find: '  if queued then', replace: '  if false then',
     description: "an event's deliveries as the API lists them miss those the runner has yet to make",
   },
   {
-    id: 'fanout-9', file: FAN_OUT, tests: fanOutTests,
-    find: 'emit_event.data, pg_current_xact_id())', replace: 'emit_event.data, null)',
-    description: 'an event is never fanned out to its endpoints',
-  },
-  {
-    id: 'fanout-10', file: FAN_OUT, tests: fanOutTests,
-    find: '    and (cardinality(e.event_types) = 0 or ev.type = any (e.event_types))\n', replace: '',
+    id: 'fanout-10', file: FAN_OUT, tests: fanOutTests, occurrence: 1,
+    find: '      and (cardinality(e.event_types) = 0 or found.type = any (e.event_types))\n', replace: '',
     description: "an event's listed deliveries include endpoints that do not want its type",
   },
   {
     id: 'fanout-11', file: FAN_OUT, tests: [...webhookTests, ...fanOutTests],
-    find: '  perform private.fan_out_events(false);\n', replace: '',
+    find: '  perform private.fan_out_events(500);\n', replace: '',
     description: 'the runner claims deliveries without fanning events out: nothing new is sent',
+  },
+  {
+    id: 'fanout-12', file: FAN_OUT, tests: fanOutTests,
+    find: '  if queued then', replace: '  if true then',
+    description: "reading an event the runner fanned out sends it to an endpoint enabled since",
+  },
+  {
+    id: 'fanout-13', file: FAN_OUT, tests: fanOutTests,
+    find: '  perform private.fan_out_events(500);', replace: '  perform private.fan_out_events(null);',
+    description: 'a claim fans out the whole backlog: past the statement timeout no claim succeeds',
+  },
+  {
+    id: 'fanout-14', file: FAN_OUT, tests: fanOutTests,
+    find: '  for key share of e\n  on conflict', replace: '  on conflict',
+    description: 'an endpoint deleted while a fan-out reads it fails the whole claim (a foreign-key violation)',
   },
   // Reports: the sportsbook apart, each movement in its day, exact.
   {

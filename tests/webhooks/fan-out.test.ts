@@ -1,7 +1,8 @@
-// The delivery runner draws the deliveries from the outbox (issue 38): a change writes its event in
-// its own transaction and no delivery; the runner's fan-out writes one delivery to each endpoint
-// that wants the event, once, and passes over no event, however a transaction's commit and the
-// fan-outs interleave. A database of its own: no other file's runner fans out here.
+// The delivery runner draws the deliveries from the outbox (issue 38): a change writes its event, and
+// its place in the fan-out queue, in its own transaction and no delivery; the runner's fan-out writes
+// one delivery to each endpoint that wants the event, once, and passes over no event, however a
+// transaction's commit and the fan-outs interleave; a backlog drains a batch a claim, and an endpoint
+// deleted meanwhile fails nothing. A database of its own: no other file's runner fans out here.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -88,21 +89,67 @@ describe("the runner's fan-out", () => {
 
   it("the runner's claim fans out before it claims, and does not wait for a fan-out under way elsewhere", async () => {
     await sql`update public.webhook_delivery set status = 'delivered' where status = 'pending'`;
+    const held = await emit(sql);
     const event = await emit(sql);
     await sql.begin(async (tx) => {
-      await tx`select 1 from private.event_fan_out for update`;
-      // A claim that waited for the cursor would wait on this transaction: it fails at once instead.
+      // Another runner fanning out the first event holds its place in the queue.
+      await tx`select 1 from private.event_fan_out_queue where event_id = ${held} for update`;
+      // A claim that waited for it would wait on this transaction: it claims the other event at once.
       const other = await sql.reserve();
       try {
         await other`set lock_timeout = '1s'`;
-        expect(await other`select event_id from private.claim_deliveries(50, 60)`).toEqual([]);
+        const claimed = await other`select event_id from private.claim_deliveries(50, 60)`;
+        expect([...new Set(claimed.map((c) => c.event_id))]).toEqual([event]);
       } finally {
         await other`reset lock_timeout`;
         other.release();
       }
     });
     const claimed = await sql`select event_id from private.claim_deliveries(50, 60)`;
-    expect(claimed.map((c) => c.event_id)).toContain(event);
+    expect([...new Set(claimed.map((c) => c.event_id))]).toEqual([held]);
+  });
+
+  it('a backlog drains a batch of events a claim, each claim sending what is due', async () => {
+    await sql`update public.webhook_delivery set status = 'delivered' where status = 'pending'`;
+    const queued = async () => Number((await sql`select count(*) from private.event_fan_out_queue`)[0].count);
+    expect(await queued()).toBe(0);
+    await sql`select private.emit_event(${client}, true, 'session.created', '{}'::jsonb) from generate_series(1, 1200)`;
+    expect(await queued()).toBe(1200);
+    // A claim fans out one batch, however long the backlog: a claim the backlog made outlast the
+    // runner's statement timeout would stop every delivery, new or due.
+    expect((await sql`select * from private.claim_deliveries(10, 60)`).length).toBe(10);
+    expect(await queued()).toBe(700);
+    await sql`select * from private.claim_deliveries(10, 60)`;
+    await sql`select * from private.claim_deliveries(10, 60)`;
+    expect(await queued()).toBe(0);
+    await sql`update public.webhook_delivery set status = 'delivered' where status = 'pending'`;
+  });
+
+  it('an endpoint deleted while a fan-out reads it is passed over, and the others get their delivery', async () => {
+    const kept = await endpoint();
+    const deleted = await endpoint();
+    const event = await emit(sql);
+    const db = await sql.reserve();
+    let made!: Promise<number>;
+    try {
+      const [{ pid }] = await db`select pg_backend_pid() as pid`;
+      await sql.begin(async (tx) => {
+        await tx`delete from public.webhook_endpoint where id = ${deleted}`;
+        made = db`select private.fan_out_events() as made`.then(([row]) => row.made as number);
+        // The fan-out reads the endpoint whose delete is not committed, and waits for that delete,
+        // which commits once it is seen waiting.
+        for (;;) {
+          const [waiting] = await tx`select wait_event_type = 'Lock' as waits from pg_stat_activity where pid = ${pid}`;
+          if (waiting?.waits) break;
+          await tx`select pg_sleep(0.01)`;
+        }
+      });
+      await made;
+    } finally {
+      db.release();
+    }
+    expect(await endpointsOf(event)).toContain(kept);
+    expect(await endpointsOf(event)).not.toContain(deleted);
   });
 
   it("an endpoint's ping goes to it alone, fan-outs or not", async () => {
@@ -125,5 +172,16 @@ describe("the runner's fan-out", () => {
     expect(listed).toEqual(await endpointsOf(event));
     // The runner makes no other.
     expect(await fanOut()).toBe(0);
+  });
+
+  it("reading an event the runner has fanned out makes no delivery to an endpoint enabled since", async () => {
+    const later = await endpoint({ enabled: false });
+    const event = await emit(sql);
+    await fanOut();
+    expect(await endpointsOf(event)).not.toContain(later);
+    await sql`update public.webhook_endpoint set enabled = true where id = ${later}`;
+    const [read] = await sql`select deliveries from private.event_deliveries(${sha(operator.key)}, ${event}, false)`;
+    expect(JSON.parse(read.deliveries).map((d: { endpoint_id: string }) => d.endpoint_id)).not.toContain(later);
+    expect(await endpointsOf(event)).not.toContain(later);
   });
 });
