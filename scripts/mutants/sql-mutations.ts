@@ -71,6 +71,8 @@ const REPORT_ROLL_UP = '20261207002001_ggr_roll_up_daily.sql';
 // Reports: the sportsbook apart (replaces ggr_cells, ggr_rows, roll_up_ggr_cells, roll_up_ggr_fragments and
 // ggr_report): the mutations of those functions live here.
 const REPORT_SPORTSBOOK = '20261207005100_ggr_sportsbook.sql';
+// Reconciliation: the sportsbook's calls as lines (replaces the reconciliation_line view, no function).
+const RECONCILIATION_SPORTSBOOK = '20261208000100_reconciliation_sportsbook.sql';
 // Replaces round_caller (the lean caller's, one statement per table, a win reading neither the profile nor the
 // jurisdiction) and round_win (free round play's): their mutations live here.
 const LEAN_WIN = '20261207004100_lean_win_caller.sql';
@@ -1320,5 +1322,31 @@ export const sqlMutations: SqlMutation[] = [
     find: "case when t.kind = 'bet' and r.free_round_grant_id is null and (r.wallet_mode = 'transfer' or c.status = 'accepted')\n                then t.amount else 0 end as bets",
     replace: "case when t.kind = 'bet' and (r.wallet_mode = 'transfer' or c.status = 'accepted')\n                then t.amount else 0 end as bets",
     description: 'a free bet counts as turnover',
+  },
+  // Reconciliation: a sportsbook line moves what its wallet saw move, and carries its call.
+  {
+    id: 'reconciliation-1', file: RECONCILIATION_SPORTSBOOK, tests: ['tests/reports/reports-api.test.ts'],
+    find: "case when c.status = 'accepted' and c.last_error is null", replace: "case when c.last_error is null",
+    description: "a seamless sportsbook call the wallet has not accepted counts as moved",
+  },
+  {
+    id: 'reconciliation-2', file: RECONCILIATION_SPORTSBOOK, tests: ['tests/reports/reports-api.test.ts'],
+    find: "case when c.action in ('debit', 'clawback') then -1 else 1 end", replace: "1",
+    description: 'a seamless stake or clawback counts as money paid to the player',
+  },
+  {
+    id: 'reconciliation-3', file: RECONCILIATION_SPORTSBOOK, tests: ['tests/reports/reports-api.test.ts'],
+    find: "else coalesce(fl.amount, sfl.amount, 0)\n                          - coalesce(", replace: "else t.amount\n                          - coalesce(",
+    description: "a transfer-mode sportsbook line moves its amount, not the float's movement (a stake positive, a resettlement its payout)",
+  },
+  {
+    id: 'reconciliation-4', file: RECONCILIATION_SPORTSBOOK, tests: ['tests/reports/reports-api.test.ts'],
+    find: "when 'sportsbook_settle' then '{credit,clawback}'::text[]", replace: "when 'sportsbook_settle' then '{credit}'::text[]",
+    description: "a settlement's clawback call is missing from its line",
+  },
+  {
+    id: 'reconciliation-5', file: RECONCILIATION_SPORTSBOOK, tests: ['tests/reports/reports-api.test.ts'],
+    find: "case when c.action = 'clawback' then 'debit' else c.action end", replace: 'c.action',
+    description: "a clawback's call shows the internal action, not the debit the wallet was sent",
   },
 ];

@@ -9,6 +9,7 @@ import { expectResponseMatches } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
 import { issueKey, newOperator, type Operator, sessionsHandler, validBody } from '../helpers/api.ts';
 import { launchToken, providerCalls } from '../helpers/provider-api.ts';
+import { engine, sportsbookGame } from '../sportsbook/sportsbook.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();
@@ -214,6 +215,48 @@ describe('GET /v3/reconciliation/transactions', () => {
     expect((await get(`/reconciliation/transactions?date=${day(0)}`, other.key, { accept: 'text/csv' })).text!.split('\r\n')).toHaveLength(2);
   });
 
+  it('lists the sportsbook\'s calls as lines of their own, with what each moved, and the day\'s net is the ledger\'s', async () => {
+    const book = await newOperator(sql, 'reconcile-sportsbook');
+    await sql`insert into public.wallet (client_id, currency_code, is_primary) values (${book.account.id}, 'EUR', true)`;
+    await sql`select * from public.record_transaction(${book.account.id}::uuid, 'EUR', 'deposit', 100::numeric)`;
+    const keyHash = createHash('sha256').update((await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key).digest('hex');
+    const { place, commit, settle, discard, close } = engine(sql, () => keyHash);
+    const [session] = await sql`insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, status, expires_at)
+      select ${book.account.id}, true, 'player-b', id, ${await sportsbookGame(sql)}, 'EUR', 'active', now() + interval '1 hour'
+      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    const [won, dropped] = [id('bet'), id('bet')];
+    expect((await place(session.id, won, id('place'), '10', { odds: '2.5', potential: '25', twoPhase: true })).outcome).toBe('ok');
+    expect((await commit(won, id('commit'))).outcome).toBe('ok');
+    expect((await settle(won, id('settle'), 'won', '25')).outcome).toBe('ok');
+    expect((await settle(won, id('resettle'), 'won', '10.5')).outcome).toBe('ok');
+    expect((await close(won, id('close'))).outcome).toBe('ok');
+    expect((await place(session.id, dropped, id('place'), '4.25', { twoPhase: true })).outcome).toBe('ok');
+    expect((await discard(dropped, id('discard'))).outcome).toBe('ok');
+    const page = await get(`/reconciliation/transactions?date=${day(0)}`, book.key);
+    expect(page.status).toBe(200);
+    expect(page.body.data.map((l: { type: string; amount: string; moved: string; round_id: string }) =>
+      `${l.round_id === won ? 'won' : 'dropped'} ${l.type} ${l.amount} ${l.moved}`)).toEqual([
+      'won sportsbook_place 10.0000 -10.0000', 'won sportsbook_commit 0.0000 0.0000', 'won sportsbook_settle 25.0000 25.0000', 'won sportsbook_settle 10.5000 -14.5000',
+      'won sportsbook_close 0.0000 0.0000', 'dropped sportsbook_place 4.2500 -4.2500', 'dropped sportsbook_discard 4.2500 4.2500',
+    ]);
+    expect(page.body.data[0]).toMatchObject({ provider: 'pragmatic-play', player_id: 'player-b', session_id: session.id, currency: 'EUR',
+      wallet_mode: 'transfer', wallet_call: null, ledger_transaction_id: expect.any(String) });
+    // Every line that moved names its movement of the float, and moves what it does.
+    const ledger = await sql`select id, amount::text from public.transaction where client_id = ${book.account.id} and type <> 'deposit'`;
+    const moves = new Map(ledger.map((t) => [t.id as string, t.amount as string]));
+    for (const line of page.body.data.filter((l: { moved: string }) => l.moved !== '0.0000')) {
+      expect(moves.get(line.ledger_transaction_id)).toBe(line.moved);
+    }
+    const [net] = await sql`select sum(amount)::numeric(20, 4)::text as moved, count(*)::int as n from public.transaction
+      where client_id = ${book.account.id} and type <> 'deposit'`;
+    expect(net).toEqual({ moved: '0.5000', n: 5 });
+    // The casino's columns stay the casino's; the count and the net are every line's.
+    expect(page.body.totals).toEqual([{ currency: 'EUR', transactions: 7, bets: '0.0000', wins: '0.0000', rollbacks: '0.0000', moved: net.moved }]);
+    const csv = (await get(`/reconciliation/transactions?date=${day(0)}`, book.key, { accept: 'text/csv' })).text!;
+    expect(csv.split('\r\n').slice(1, -1).map((record) => record.split(',')[4])).toEqual([
+      'sportsbook_place', 'sportsbook_commit', 'sportsbook_settle', 'sportsbook_settle', 'sportsbook_close', 'sportsbook_place', 'sportsbook_discard']);
+  });
+
   it('in seamless mode, carries each wallet call\'s state, and counts as moved only what the wallet accepted', async () => {
     const seamless = await newOperator(sql, 'reconcile-seamless');
     await sql`select * from private.change_wallet_settings(${seamless.account.id}, true, 'seamless', 'https://wallet.example/cgs', false)`;
@@ -234,5 +277,32 @@ describe('GET /v3/reconciliation/transactions', () => {
       .toEqual([[accepted, '-4.0000', 'debit', 'accepted'], [failed, '0.0000', 'debit', 'failed']]);
     expect(page.body.data[0].wallet_call).toMatchObject({ balance: '96.0000', attempts: 1 });
     expect(page.body.totals).toEqual([{ currency: 'EUR', transactions: 2, bets: '8.0000', wins: '0.0000', rollbacks: '0.0000', moved: '-4.0000' }]);
+  });
+  it('in seamless mode, carries the sportsbook\'s wallet calls too, and counts as moved only what the wallet accepted', async () => {
+    const book = await newOperator(sql, 'reconcile-sportsbook-seamless');
+    await sql`select * from private.change_wallet_settings(${book.account.id}, true, 'seamless', 'https://wallet.example/cgs', false)`;
+    const keyHash = createHash('sha256').update((await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key).digest('hex');
+    const { place, settle } = engine(sql, () => keyHash);
+    const [session] = await sql`insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, status, expires_at)
+      select ${book.account.id}, true, 'player-sb', id, ${await sportsbookGame(sql)}, 'EUR', 'active', now() + interval '1 hour'
+      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    const answer = async (queued: { outcome: string; body: Record<string, unknown> | null }, status: string, balance: string) => {
+      expect(queued.outcome).toBe('wallet_call');
+      await sql`select * from private.finish_wallet_call(${queued.body!.call_id as string}::uuid, ${queued.body!.attempt as number}, ${status},
+        ${balance}, null, 'down')`;
+    };
+    const bet = id('bet');
+    await answer(await place(session.id, bet, id('place'), '8', { odds: '2.5', potential: '20' }), 'accepted', '92.0000');
+    await answer(await settle(bet, id('settle'), 'won', '20'), 'accepted', '112.0000');
+    // A resettlement's clawback still waiting for the wallet moved nothing yet.
+    expect((await settle(bet, id('resettle'), 'lost', '0')).outcome).toBe('wallet_call');
+    const page = await get(`/reconciliation/transactions?date=${day(0)}`, book.key);
+    expect(page.body.data.map((l: { type: string; amount: string; moved: string; wallet_call: { action: string; status: string } }) =>
+      [l.type, l.amount, l.moved, l.wallet_call.action, l.wallet_call.status])).toEqual([
+      ['sportsbook_place', '8.0000', '-8.0000', 'debit', 'accepted'], ['sportsbook_settle', '20.0000', '20.0000', 'credit', 'accepted'],
+      ['sportsbook_settle', '0.0000', '0.0000', 'debit', 'pending'],
+    ]);
+    expect(page.body.data[0]).toMatchObject({ wallet_mode: 'seamless', ledger_transaction_id: null, session_id: session.id });
+    expect(page.body.totals).toEqual([{ currency: 'EUR', transactions: 3, bets: '0.0000', wins: '0.0000', rollbacks: '0.0000', moved: '12.0000' }]);
   });
 });

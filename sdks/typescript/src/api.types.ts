@@ -2164,8 +2164,11 @@ export interface components {
             provider: string;
             /** @description The provider's id (in seamless calls to your wallet, prefixed with the provider's slug). */
             transaction_id: string;
-            /** @enum {string} */
-            type: "bet" | "win" | "rollback";
+            /**
+             * @description The casino's `bet`, `win` and `rollback`, or the sportsbook's calls: a bet placed, committed (two-phase), discarded (its stake given back), settled (or resettled: the payout now in force), unsettled, closed.
+             * @enum {string}
+             */
+            type: "bet" | "win" | "rollback" | "sportsbook_place" | "sportsbook_commit" | "sportsbook_discard" | "sportsbook_settle" | "sportsbook_unsettle" | "sportsbook_close";
             /** @description The provider's id of the round; null for a rollback of a bet never seen. */
             round_id: string | null;
             /**
@@ -2178,9 +2181,9 @@ export interface components {
             player_id: string | null;
             game_id: string | null;
             currency: string | null;
-            /** @description As the provider reported it (a rollback: the bet it gave back, `0.0000` if none). */
+            /** @description As the provider reported it (a rollback: the bet it gave back, `0.0000` if none; a sportsbook placement its stake, a discard the stake given back, a settlement the bet's payout in force, absolute; a commit or close `0.0000`). */
             amount: components["schemas"]["Amount"];
-            /** @description What it moved in the round's wallet, signed: a bet negative, a win or rollback positive; `0.0000` while nothing moved (a held or rejected win, a seamless call not accepted). */
+            /** @description What it moved in the round's wallet, signed: a bet negative, a win or rollback positive; `0.0000` while nothing moved (a held or rejected win, a seamless call not accepted). A sportsbook settlement moves the change of the payout in force (a clawback negative), less what it withheld for the player's owed clawbacks; a clawback your wallet refused for funds is owed and moved nothing. */
             moved: components["schemas"]["SignedAmount"];
             /** @description The bet a win names or a rollback reverses. */
             related_transaction_id: string | null;
@@ -2204,7 +2207,7 @@ export interface components {
             bets: components["schemas"]["SignedAmount"];
             wins: components["schemas"]["SignedAmount"];
             rollbacks: components["schemas"]["SignedAmount"];
-            /** @description The net of every line's `moved`: what your wallet should show for the range. */
+            /** @description The net of every line's `moved` (the casino's and the sportsbook's): what your wallet should show for the range. */
             moved: components["schemas"]["SignedAmount"];
         };
         ReconciliationPage: {

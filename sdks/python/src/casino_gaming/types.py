@@ -516,7 +516,7 @@ class ReconciliationLine(Model):
     created_at: _dt.datetime
     provider: str
     transaction_id: str
-    type: Literal["bet", "win", "rollback"]
+    type: Literal["bet", "win", "rollback", "sportsbook_place", "sportsbook_commit", "sportsbook_discard", "sportsbook_settle", "sportsbook_unsettle", "sportsbook_close"]
     round_id: Optional[str]
     round: Optional[str]
     session_id: Optional[str]
