@@ -1349,4 +1349,9 @@ export const sqlMutations: SqlMutation[] = [
     find: "case when c.action = 'clawback' then 'debit' else c.action end", replace: 'c.action',
     description: "a clawback's call shows the internal action, not the debit the wallet was sent",
   },
+  {
+    id: 'reconciliation-6', file: RECONCILIATION_SPORTSBOOK, tests: ['tests/reports/reports-api.test.ts'],
+    find: "- coalesce((jsonb_path_query_first(", replace: "- 0 * coalesce((jsonb_path_query_first(",
+    description: "a transfer-mode payout counts in full though the float took part of it for the player's owed clawbacks",
+  },
 ];

@@ -278,6 +278,33 @@ describe('GET /v3/reconciliation/transactions', () => {
     expect(page.body.data[0].wallet_call).toMatchObject({ balance: '96.0000', attempts: 1 });
     expect(page.body.totals).toEqual([{ currency: 'EUR', transactions: 2, bets: '8.0000', wins: '0.0000', rollbacks: '0.0000', moved: '-4.0000' }]);
   });
+  it('counts a payout less what it withheld for the player\'s owed clawbacks, so the lines\' net stays the ledger\'s', async () => {
+    const book = await newOperator(sql, 'reconcile-sportsbook-owed');
+    await sql`insert into public.wallet (client_id, currency_code, is_primary) values (${book.account.id}, 'EUR', true)`;
+    await sql`select * from public.record_transaction(${book.account.id}::uuid, 'EUR', 'deposit', 10::numeric)`;
+    const keyHash = createHash('sha256').update((await sql`select key from public.issue_provider_key('pragmatic-play')`)[0].key).digest('hex');
+    const { place, settle } = engine(sql, () => keyHash);
+    const [session] = await sql`insert into public.game_session (client_id, livemode, player_id, provider_id, game, currency_code, status, expires_at)
+      select ${book.account.id}, true, 'player-o', id, ${await sportsbookGame(sql)}, 'EUR', 'active', now() + interval '1 hour'
+      from public.game_provider where slug = 'pragmatic-play' returning id`;
+    const [first, second] = [id('bet'), id('bet')];
+    expect((await place(session.id, first, id('place'), '10', { odds: '2.5', potential: '25' })).outcome).toBe('ok');
+    expect((await settle(first, id('settle'), 'won', '25')).outcome).toBe('ok');
+    expect((await place(session.id, second, id('place'), '20')).outcome).toBe('ok');
+    // The float holds 5 of the 25 clawed back: 20 owed, then taken from the next payout.
+    expect((await settle(first, id('resettle'), 'lost', '0')).outcome).toBe('ok');
+    expect((await settle(second, id('settle'), 'won', '6')).outcome).toBe('ok');
+    const page = await get(`/reconciliation/transactions?date=${day(0)}`, book.key);
+    expect(page.body.data.map((l: { type: string; amount: string; moved: string }) => `${l.type} ${l.amount} ${l.moved}`)).toEqual([
+      'sportsbook_place 10.0000 -10.0000', 'sportsbook_settle 25.0000 25.0000', 'sportsbook_place 20.0000 -20.0000',
+      'sportsbook_settle 0.0000 -5.0000', 'sportsbook_settle 6.0000 0.0000',
+    ]);
+    const [net] = await sql`select sum(amount)::numeric(20, 4)::text as moved from public.transaction
+      where client_id = ${book.account.id} and type <> 'deposit'`;
+    expect(page.body.totals).toEqual([{ currency: 'EUR', transactions: 5, bets: '0.0000', wins: '0.0000', rollbacks: '0.0000', moved: net.moved }]);
+    expect(net.moved).toBe('-10.0000');
+  });
+
   it('in seamless mode, carries the sportsbook\'s wallet calls too, and counts as moved only what the wallet accepted', async () => {
     const book = await newOperator(sql, 'reconcile-sportsbook-seamless');
     await sql`select * from private.change_wallet_settings(${book.account.id}, true, 'seamless', 'https://wallet.example/cgs', false)`;
