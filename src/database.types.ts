@@ -581,6 +581,7 @@ export type Database = {
           "player_id": string;
           "provider_id": string;
           "reality_check_minutes": number | null;
+          "restricted": boolean;
           "status": string;
         };
         ComputedFields: never;
@@ -599,6 +600,7 @@ export type Database = {
           "player_id": string;
           "provider_id": string;
           "reality_check_minutes"?: number | null;
+          "restricted"?: boolean;
           "status"?: string;
         };
         Update: {
@@ -616,6 +618,7 @@ export type Database = {
           "player_id"?: string;
           "provider_id"?: string;
           "reality_check_minutes"?: number | null;
+          "restricted"?: boolean;
           "status"?: string;
         };
         Relationships: [
@@ -1405,6 +1408,7 @@ export type Database = {
       "wallet": {
         Row: {
           "balance": number;
+          "client_active": boolean | null;
           "client_id": string;
           "created_at": string;
           "currency_code": string;
@@ -1415,6 +1419,7 @@ export type Database = {
         ComputedFields: never;
         Insert: {
           "balance"?: number;
+          "client_active"?: boolean | null;
           "client_id": string;
           "created_at"?: string;
           "currency_code": string;
@@ -1424,6 +1429,7 @@ export type Database = {
         };
         Update: {
           "balance"?: number;
+          "client_active"?: boolean | null;
           "client_id"?: string;
           "created_at"?: string;
           "currency_code"?: string;

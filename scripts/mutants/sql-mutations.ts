@@ -80,6 +80,8 @@ const LEAN_WIN = '20261207004100_lean_win_caller.sql';
 // claim_deliveries and event_deliveries).
 const FAN_OUT = '20261208000000_fan_out_queue.sql';
 
+// A session's restrictions and a float's client status as facts the bet reads (replaces round_caller: its mutations live here).
+const FACTS = '20261208000200_restrictions_and_status_as_facts.sql';
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
 const ledgerTests = ['tests/ledger/ledger.test.ts', 'tests/ledger/concurrency.test.ts'];
@@ -87,6 +89,7 @@ const sandboxTests = ['tests/sandbox/test-players.test.ts'];
 const testLedgerTests = ['tests/sandbox/test-ledger.test.ts'];
 const webhookTests = ['tests/webhooks/delivery.test.ts', 'tests/webhooks/outbox.test.ts'];
 const fanOutTests = ['tests/webhooks/fan-out.test.ts'];
+const betFactsTests = ['tests/compliance/bet-facts.test.ts'];
 const restrictionTests = ['tests/compliance/restrictions.test.ts'];
 const modeSwitchTests = ['tests/seamless/mode-switch.test.ts'];
 const suspendedTests = ['tests/rounds/suspended-operator.test.ts'];
@@ -207,17 +210,17 @@ export const sqlMutations: SqlMutation[] = [
     description: 'a bet whose balance another movement took fails on the wallet\'s check (an error) instead of running again',
   },
   {
-    id: 'rounds-48', file: LEAN_WIN, tests: restrictionTests,
+    id: 'rounds-48', file: FACTS, tests: restrictionTests,
     find: 'if bet and not may_refuse and s.jurisdiction is not null then', replace: 'if false then',
     description: "a jurisdiction's maximum stake is not enforced for a player without restrictions",
   },
   {
-    id: 'rounds-49', file: LEAN_WIN, tests: restrictionTests,
+    id: 'rounds-49', file: FACTS, tests: restrictionTests,
     find: "nullif(pr.loss_limits -> s.currency_code, '{}'::jsonb) into", replace: 'null::jsonb into',
     description: 'loss limits are never counted nor enforced',
   },
   {
-    id: 'rounds-50', file: LEAN_WIN, tests: sandboxTests,
+    id: 'rounds-50', file: FACTS, tests: sandboxTests,
     find: "case sp.behaviour when 'failing_wallet' then 'wallet_failed' when 'slow_wallet' then 'wallet_timeout' end",
     replace: 'null::text',
     description: "a test player's failing or slow wallet takes bets",
@@ -236,27 +239,28 @@ export const sqlMutations: SqlMutation[] = [
   },
   // The caller's read (round_caller, one statement per table; a win reads neither the profile nor the jurisdiction).
   {
-    id: 'rounds-53', file: LEAN_WIN, tests: ['tests/rounds/provider-api.test.ts'],
+    id: 'rounds-53', file: FACTS, tests: ['tests/rounds/provider-api.test.ts'],
     find: "where k.key_hash = round_caller.key_hash and k.status = 'active';", replace: 'where k.key_hash = round_caller.key_hash;',
     description: 'a revoked provider key still plays',
   },
   {
-    id: 'rounds-54', file: LEAN_WIN, tests: ['tests/rounds/provider-api.test.ts'],
+    id: 'rounds-54', file: FACTS, tests: ['tests/rounds/provider-api.test.ts'],
     find: 'gs.id = round_caller.session_id and gs.provider_id = k.provider_id', replace: 'gs.id = round_caller.session_id',
     description: "a provider's key plays another provider's session",
   },
   {
-    id: 'rounds-55', file: LEAN_WIN, tests: suspendedTests,
-    find: "  if bet then\n    select p.status = 'active' into client_active", replace: "  if not bet then\n    select p.status = 'active' into client_active",
-    description: "a bet reads no client status (a suspended client's sessions bet) and a win does",
+    id: 'rounds-55', file: FACTS, tests: [...suspendedTests, ...betFactsTests],
+    find: "  if bet and client_active is null then\n    select p.status = 'active' into client_active",
+    replace: "  if not bet and client_active is null then\n    select p.status = 'active' into client_active",
+    description: "a bet without its client's status on a float (a test session's) reads none (a suspended client's test sessions bet)",
   },
   {
-    id: 'rounds-56', file: LEAN_WIN, tests: sandboxTests,
-    find: '  if s.livemode then\n    select w.balance into available', replace: '  if true then\n    select w.balance into available',
+    id: 'rounds-56', file: FACTS, tests: sandboxTests,
+    find: '  if s.livemode then\n    select w.balance, ', replace: '  if true then\n    select w.balance, ',
     description: "a test session is judged on the float, not its test player's balance and behaviour",
   },
   {
-    id: 'rounds-57', file: LEAN_WIN, tests: restrictionTests,
+    id: 'rounds-57', file: FACTS, tests: restrictionTests,
     find: '  may_refuse := coalesce(may_refuse, false);\n', replace: '',
     description: "a player with no restrictions of their own escapes the jurisdiction's maximum stake",
   },
@@ -299,12 +303,12 @@ export const sqlMutations: SqlMutation[] = [
   },
   // A suspended or closed client takes no new bets.
   {
-    id: 'rounds-25', file: LEAN_WIN, tests: suspendedTests,
-    find: "select p.status = 'active' into client_active", replace: "select p.status <> 'suspended' into client_active",
+    id: 'rounds-25', file: FACTS, tests: suspendedTests,
+    find: "update public.wallet w set client_active = new.status = 'active'", replace: "update public.wallet w set client_active = new.status <> 'suspended'",
     description: "a closed client's sessions take new bets",
   },
   {
-    id: 'rounds-26', file: LEAN_WIN, tests: suspendedTests,
+    id: 'rounds-26', file: FACTS, tests: [...suspendedTests, ...betFactsTests],
     find: 'from public.profile p where p.id = s.client_id;', replace: "from public.profile p where p.status = 'active' limit 1;",
     description: "a suspended client's sessions bet while any other client is active",
   },
@@ -1353,5 +1357,58 @@ export const sqlMutations: SqlMutation[] = [
     id: 'reconciliation-6', file: RECONCILIATION_SPORTSBOOK, tests: ['tests/reports/reports-api.test.ts'],
     find: "- coalesce((jsonb_path_query_first(", replace: "- 0 * coalesce((jsonb_path_query_first(",
     description: "a transfer-mode payout counts in full though the float took part of it for the player's owed clawbacks",
+  },
+  // A session's restrictions and a float's client status, as facts: never less than the truth, whatever the order.
+  {
+    id: 'facts-1', file: FACTS, tests: betFactsTests,
+    find: '  perform private.lock_player(new.client_id, new.livemode, new.player_id);\n  new.restricted', replace: '  new.restricted',
+    description: 'a new session reads the restrictions without the player\'s lock: one being written is missed',
+  },
+  {
+    id: 'facts-2', file: FACTS, tests: betFactsTests,
+    find: '  perform private.lock_player(new.client_id, new.livemode, new.player_id);\n  update public.game_session', replace: '  update public.game_session',
+    description: "a new restriction marks the sessions without the player's lock: one being made is missed",
+  },
+  {
+    id: 'facts-3', file: FACTS, tests: [...betFactsTests, ...restrictionTests],
+    find: 'update public.game_session gs set restricted = true', replace: 'update public.game_session gs set restricted = gs.restricted',
+    description: "a restriction given mid-session does not hold the session's next bet",
+  },
+  {
+    id: 'facts-4', file: FACTS, tests: [...betFactsTests, ...restrictionTests],
+    find: '  if s.restricted then', replace: '  if not s.restricted then',
+    description: "a restricted session's calls read no restrictions",
+  },
+  {
+    id: 'facts-5', file: FACTS, tests: betFactsTests,
+    find: '  new.restricted := exists (', replace: '  new.restricted := false and exists (',
+    description: 'a session made while its player has a restriction says it has none',
+  },
+  {
+    id: 'facts-6', file: FACTS, tests: betFactsTests,
+    find: 'where p.id = new.client_id for share;', replace: 'where p.id = new.client_id;',
+    description: 'a new float reads its client\'s status unlocked: a suspension being written is missed',
+  },
+  {
+    id: 'facts-7', file: FACTS, tests: [...betFactsTests, ...suspendedTests],
+    find: '  where w.client_id = new.id and w.client_active is distinct from', replace: '  where false and w.client_active is distinct from',
+    description: "a suspension leaves its client's floats active: live bets go on",
+  },
+  {
+    id: 'facts-8', file: FACTS, tests: [...betFactsTests, ...suspendedTests],
+    find: 'select w.balance, case when bet then w.client_active end into', replace: 'select w.balance, case when bet then true end into',
+    description: "a live bet takes its float as active whatever its client's status",
+  },
+  {
+    id: 'facts-9', file: FACTS, tests: betFactsTests,
+    find: '  where gs.client_id = new.client_id and gs.livemode = new.livemode and gs.player_id = new.player_id',
+    replace: '  where gs.client_id = new.client_id and gs.livemode = new.livemode',
+    description: "a restriction marks every session of its client's, not its player's",
+  },
+  {
+    id: 'facts-10', file: FACTS, tests: betFactsTests,
+    find: '  where gs.client_id = new.client_id and gs.livemode = new.livemode and gs.player_id = new.player_id',
+    replace: '  where gs.client_id = new.client_id and gs.player_id = new.player_id',
+    description: "a restriction marks its player's sessions in the other mode too",
   },
 ];
