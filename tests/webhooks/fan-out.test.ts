@@ -7,6 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isolatedDatabase, newOperator, type Operator, recordedSession } from '../helpers/api.ts';
+import { untilBlockedBy } from '../helpers/db.ts';
 
 const { owner: sql } = await isolatedDatabase('fan_out');
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -132,17 +133,13 @@ describe("the runner's fan-out", () => {
     const db = await sql.reserve();
     let made!: Promise<number>;
     try {
-      const [{ pid }] = await db`select pg_backend_pid() as pid`;
       await sql.begin(async (tx) => {
         await tx`delete from public.webhook_endpoint where id = ${deleted}`;
+        const [{ pid }] = await tx`select pg_backend_pid() as pid`;
         made = db`select private.fan_out_events() as made`.then(([row]) => row.made as number);
         // The fan-out reads the endpoint whose delete is not committed, and waits for that delete,
         // which commits once it is seen waiting.
-        for (;;) {
-          const [waiting] = await tx`select wait_event_type = 'Lock' as waits from pg_stat_activity where pid = ${pid}`;
-          if (waiting?.waits) break;
-          await tx`select pg_sleep(0.01)`;
-        }
+        await untilBlockedBy(tx as unknown as Sql, pid);
       });
       await made;
     } finally {
