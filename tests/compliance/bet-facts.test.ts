@@ -7,7 +7,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '../helpers/db.ts';
+import { connect, untilBlockedBy } from '../helpers/db.ts';
 import { newOperator, type Operator, recordedSession } from '../helpers/api.ts';
 
 const sql = connect();
@@ -54,14 +54,8 @@ async function interleaved<T>(first: (tx: Sql) => Promise<unknown>, second: () =
     await new Promise<void>((resolve) => (commit = resolve));
   });
   const pid = await begun;
-  let done = false;
-  const waiting = second().finally(() => (done = true));
-  // Until the second waits on the first, or has finished without waiting.
-  for (;;) {
-    const [{ n }] = await sql`select count(*)::int as n from pg_stat_activity where ${pid}::int = any (pg_blocking_pids(pid))`;
-    if (n > 0 || done) break;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const waiting = second();
+  await untilBlockedBy(sql, pid, waiting);
   commit();
   await held;
   return waiting;

@@ -146,10 +146,18 @@ export async function outcome(run: () => Promise<unknown>): Promise<string> {
   }
 }
 
-/** Resolves once some backend waits on a lock the backend `pid` holds (polled, not timed). */
-export async function untilBlockedBy(sql: Sql, pid: number): Promise<void> {
-  while (!(await sql`select exists (select 1 from pg_stat_activity a where ${pid}::int = any (pg_blocking_pids(a.pid))) as blocked`)[0]
-    .blocked) {
+/**
+ * Resolves 'blocked' once some backend waits on a lock the backend `pid` holds (polled, not timed);
+ * given `finished` (the call expected to wait), 'finished' if that settles first without waiting.
+ */
+export async function untilBlockedBy(sql: Sql, pid: number, finished?: Promise<unknown>): Promise<'blocked' | 'finished'> {
+  let settled = false;
+  finished?.then(() => (settled = true), () => (settled = true));
+  for (;;) {
+    const [{ blocked }] = await sql`
+      select exists (select 1 from pg_stat_activity a where ${pid}::int = any (pg_blocking_pids(a.pid))) as blocked`;
+    if (blocked) return 'blocked';
+    if (settled) return 'finished';
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

@@ -338,11 +338,11 @@ describe('a reset meeting a fixture being settled', () => {
     const pid = await holder;
     // postgres.js sends a query when it is awaited or then'd: then, so it is sent now.
     const resetting = sql`select outcome, body from private.reset_sandbox(${hash})`.then((rows) => rows);
-    const first = await Promise.race([untilBlockedBy(sql, pid).then(() => 'waited'), resetting.then(() => 'went on')]);
+    const first = await untilBlockedBy(sql, pid, resetting);
     commit();
     await settling;
     const [answer] = await resetting;
-    expect(first).toBe('waited');
+    expect(first).toBe('blocked');
     expect(JSON.parse(answer.body).sportsbook_fixtures_cleared).toBe(1);
     expect((await fixture(key, match, 'settle', 'home')).status).toBe(200);
   });
