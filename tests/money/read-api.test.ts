@@ -99,10 +99,16 @@ describe('GET /v3/transactions', () => {
       ['created_after=2026-02-30T00:00:00Z', 'created_after'], ['created_before=0000-01-01T00:00:00Z', 'created_before'],
       ['created_after=2026-01-01T24:00:00Z', 'created_after'], ['created_after=2026-01-01T00:00:00%2B15:00', 'created_after'],
       [`cursor=${cursorOf(['abc'])}`, 'cursor'], [`cursor=${cursorOf(['1', '2'])}`, 'cursor'], ['limit=1000', 'limit'],
+      // A position is the ledger's sequence number, whole: 1 to 18 digits, no sign, no leading zero.
+      [`cursor=${cursorOf(['x1'])}`, 'cursor'], [`cursor=${cursorOf(['1x'])}`, 'cursor'], [`cursor=${cursorOf(['01'])}`, 'cursor'],
+      [`cursor=${cursorOf(['9'.repeat(19)])}`, 'cursor'],
     ]) {
       const response = await get(`/transactions?${query}`);
       expect(response.status, query).toBe(400);
       expect((await response.json()).errors.map((e: { parameter: string }) => e.parameter)).toEqual([parameter]);
+    }
+    for (const position of ['1', '9'.repeat(18)]) {
+      expect((await get(`/transactions?cursor=${cursorOf([position])}`)).status, position).toBe(200);
     }
     // A well-formed key that does not authenticate: 401 after the lookup, whatever the query says.
     const unknown = { key: `cgs_live_${'x'.repeat(43)}` } as Operator;

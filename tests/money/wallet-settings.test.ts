@@ -36,7 +36,11 @@ describe('wallet settings', () => {
       status: 200, body: { mode: 'transfer', url: null, secret_prefix: null, low_balance_alerts: {}, livemode: true, updated_at: null },
     });
     expect(await call('PUT', { mode: 'seamless' })).toMatchObject({
-      status: 400, body: { code: 'validation_failed', errors: [{ pointer: '#/url', code: 'required' }] },
+      status: 400,
+      body: {
+        code: 'validation_failed', detail: 'The request body has invalid fields; see `errors`.',
+        errors: [{ pointer: '#/url', code: 'required', detail: 'url is required to switch to seamless.' }],
+      },
     });
     const made = await call('PUT', { mode: 'seamless', url: 'https://wallet.operator.test/cgs' });
     expect(made.status).toBe(200);

@@ -1,6 +1,7 @@
 // The operator's webhook endpoints, in-process against the test database: created with a secret
 // shown once (kept where no API role reads it), listed, read and removed in the key's mode only,
 // bad bodies a 400 naming each field, 401 first, every answer as the document says.
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
@@ -58,6 +59,26 @@ describe('webhook endpoints', () => {
     expect(read.body).toEqual(listed.body.data[0]);
   });
 
+  it('pages the list by id, each endpoint once, and refuses a cursor naming none of them', async () => {
+    const own = await newOperator(sql, 'hooks-pages');
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      made.push((await call('POST', '/webhook-endpoints', 'createWebhookEndpoint', { url: `https://hooks.operator.test/${i}` }, own.key)).body.id);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await call('GET', `/webhook-endpoints?limit=1${cursor ? `&cursor=${cursor}` : ''}`, 'listWebhookEndpoints', undefined, own.key);
+      expect(page.body.data).toHaveLength(1);
+      seen.push(page.body.data[0].id);
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual([...made].sort());
+    const stale = Buffer.from(JSON.stringify([operator.account.id])).toString('base64url');
+    expect((await call('GET', `/webhook-endpoints?cursor=${stale}`, 'listWebhookEndpoints', undefined, own.key)).body.errors)
+      .toEqual([expect.objectContaining({ parameter: 'cursor', code: 'invalid_cursor' })]);
+  });
+
   it('keeps each client and each key mode to its own endpoints', async () => {
     const [{ id }] = await sql`select id from public.webhook_endpoint where client_id = ${operator.account.id}`;
     const other = await newOperator(sql, 'hooks-other');
@@ -105,6 +126,19 @@ describe('events', () => {
     const other = await newOperator(sql, 'events-other');
     expect((await call('GET', `/events/${event.id}`, 'getEvent', undefined, other.key)).status).toBe(404);
     expect((await call('GET', '/events?type=nope.never', 'listEvents')).status).toBe(400);
+  });
+
+  it('answers an empty page for a client with no such events, and refuses a cursor unless both its parts are right', async () => {
+    const quiet = await newOperator(sql, 'events-none');
+    expect((await call('GET', '/events?type=round.closed', 'listEvents', undefined, quiet.key)).body)
+      .toEqual({ data: [], next_cursor: null, has_more: false });
+    const cursorOf = (parts: string[]) => Buffer.from(JSON.stringify(parts)).toString('base64url');
+    const [at, id] = ['2026-12-08T01:00:00.000000Z', randomUUID()];
+    expect((await call('GET', `/events?cursor=${cursorOf([at, id])}`, 'listEvents', undefined, quiet.key)).status).toBe(200);
+    for (const parts of [['yesterday', id], [at, 'not-a-uuid'], ['yesterday', 'not-a-uuid']]) {
+      const refused = await call('GET', `/events?cursor=${cursorOf(parts)}`, 'listEvents', undefined, quiet.key);
+      expect(refused.body.errors, parts.join()).toEqual([expect.objectContaining({ parameter: 'cursor', code: 'invalid_cursor' })]);
+    }
   });
 });
 

@@ -121,7 +121,11 @@ describe('the API refuses a private URL wherever one is set or used', () => {
     return { status: response.status, body: await response.json() };
   };
   const refused = () => ({
-    status: 400, body: expect.objectContaining({ code: 'validation_failed', errors: [{ pointer: '#/url', code: 'url_not_public', detail: expect.any(String) }] }),
+    status: 400,
+    body: expect.objectContaining({
+      code: 'validation_failed', detail: 'The request body has invalid fields; see `errors`.',
+      errors: [{ pointer: '#/url', code: 'url_not_public', detail: 'url must resolve to public addresses only.' }],
+    }),
   });
 
   it('on a webhook endpoint created, and on a seamless wallet set', async () => {
