@@ -19,7 +19,6 @@ export interface SqlMutation {
 const ROUNDS = '20261121001600_round_engine.sql';
 const SEAMLESS = '20261121001400_seamless_wallet.sql';
 const LEDGER = '20261121000300_wallets_and_transactions.sql';
-const SANDBOX = '20261121001500_sandbox.sql';
 const WEBHOOKS = '20261121000800_webhooks.sql';
 const COMPLIANCE = '20261121000900_compliance.sql';
 const RESPONSIBLE = '20261121001000_responsible_gaming.sql';
@@ -538,8 +537,9 @@ export const sqlMutations: SqlMutation[] = [
     description: "a test player's bet credits and its win debits",
   },
   {
-    id: 'sandbox-2', file: SANDBOX, tests: sandboxTests,
-    find: "case when p.behaviour = 'insufficient_funds' then 0 else p.balance end", replace: 'p.balance',
+    // The caller's read gives a test player's balance since the lean caller (round_caller).
+    id: 'sandbox-2', file: FACTS, tests: sandboxTests,
+    find: "case when sp.behaviour = 'insufficient_funds' then 0 else sp.balance end", replace: 'sp.balance',
     description: 'a test player set to insufficient_funds bets anyway',
   },
   // The sandbox's ledger: the test float is its test players' balances summed, moved with a line.
