@@ -310,6 +310,13 @@ describe('limits the mutation campaign asked for', () => {
               values ('ZZ-USD', 'Test', 'Test', 5, 'USD') on conflict (code) do nothing`;
     await sql`update public.game_session set jurisdiction = 'ZZ-USD' where id = ${session}`;
     expect(await bet(session, '6')).toBe('ok');
+    // The same for a player with restrictions of their own, whose bets the full check judges.
+    const player = `p-${randomUUID()}`;
+    expect((await restrictions('PUT', player, { stake_limits: { EUR: '100' } })).status).toBe(200);
+    const restricted = await recordedPlayerSession(player);
+    await sql`update public.game_session set jurisdiction = 'ZZ-USD' where id = ${restricted}`;
+    expect(await bet(restricted, '6')).toBe('ok');
+    expect(await bet(restricted, '101')).toBe('stake_limit_exceeded');
   });
 
   it('a player self-excluded until a date is refused bets until then', async () => {
