@@ -72,6 +72,8 @@ const REPORT_ROLL_UP = '20261207002001_ggr_roll_up_daily.sql';
 const REPORT_SPORTSBOOK = '20261207005100_ggr_sportsbook.sql';
 // Reconciliation: the sportsbook's calls as lines (replaces the reconciliation_line view, no function).
 const RECONCILIATION_SPORTSBOOK = '20261208000100_reconciliation_sportsbook.sql';
+// Reports and reconciliation: private.reconciliation_page, still this file's.
+const RECONCILIATION_PAGE = '20261126000300_reports.sql';
 // Replaces round_caller (the lean caller's, one statement per table, a win reading neither the profile nor the
 // jurisdiction) and round_win (free round play's): their mutations live here.
 const LEAN_WIN = '20261207004100_lean_win_caller.sql';
@@ -1357,6 +1359,37 @@ export const sqlMutations: SqlMutation[] = [
     id: 'reconciliation-6', file: RECONCILIATION_SPORTSBOOK, tests: ['tests/reports/reports-api.test.ts'],
     find: "- coalesce((jsonb_path_query_first(", replace: "- 0 * coalesce((jsonb_path_query_first(",
     description: "a transfer-mode payout counts in full though the float took part of it for the player's owed clawbacks",
+  },
+  {
+    id: 'reconciliation-7', file: RECONCILIATION_SPORTSBOOK, tests: ['tests/reports/reconciliation-sportsbook.test.ts'],
+    find: "when 'sportsbook_discard' then '{rollback}'::text[]", replace: "when 'sportsbook_discard' then '{}'::text[]",
+    description: "a seamless discard's line carries no rollback call and moves nothing, though the wallet gave the stake back",
+  },
+  {
+    id: 'reconciliation-8', file: RECONCILIATION_SPORTSBOOK, tests: ['tests/reports/reconciliation-sportsbook.test.ts'],
+    find: "case when c.status = 'accepted' and c.last_error is null", replace: "case when c.status = 'accepted'",
+    description: 'a seamless clawback the wallet refused for funds (owed) counts as taken',
+  },
+  {
+    id: 'reconciliation-9', file: RECONCILIATION_SPORTSBOOK, tests: ['tests/reports/reconciliation-sportsbook.test.ts'],
+    find: "else coalesce(fl.amount, sfl.amount, 0)\n                          - coalesce(", replace: "else coalesce(fl.amount, 0)\n                          - coalesce(",
+    description: "a test-mode sportsbook line moves nothing, not the test ledger's movement",
+  },
+  {
+    id: 'reconciliation-10', file: RECONCILIATION_SPORTSBOOK, tests: ['tests/reports/reconciliation-sportsbook.test.ts'],
+    find: 'coalesce(r.livemode, c.livemode) as livemode', replace: 'coalesce(c.livemode, true) as livemode',
+    description: "a test-mode transfer sportsbook line is the live key's",
+  },
+  {
+    id: 'reconciliation-11', file: RECONCILIATION_PAGE, tests: ['tests/reports/reconciliation-sportsbook.test.ts'],
+    find: '    and l.livemode = caller.livemode\n  order by l.created_at, l.id', replace: '  order by l.created_at, l.id',
+    description: "a key's reconciliation lists the other mode's lines too",
+  },
+  {
+    id: 'reconciliation-12', file: RECONCILIATION_PAGE, tests: ['tests/reports/reconciliation-sportsbook.test.ts'],
+    find: 'and l.created_at < reconciliation_page.ends and l.livemode = caller.livemode\n      group by',
+    replace: 'and l.created_at < reconciliation_page.ends\n      group by',
+    description: "a key's reconciliation totals count the other mode's lines too",
   },
   // A session's restrictions and a float's client status, as facts: never less than the truth, whatever the order.
   {
