@@ -83,6 +83,8 @@ const FAN_OUT = '20261208000000_fan_out_queue.sql';
 
 // A session's restrictions and a float's client status as facts the bet reads (replaces round_caller: its mutations live here).
 const FACTS = '20261208000200_restrictions_and_status_as_facts.sql';
+// Reports: in test mode, a bet's money a sandbox reset wrote back (adds ggr_written_back, replaces ggr_rows).
+const REPORT_WRITTEN_BACK = '20261208000400_ggr_sandbox_written_back.sql';
 const roundTests = ['tests/rounds/engine.test.ts'];
 const seamlessTests = ['tests/seamless/wallet-call.test.ts', 'tests/seamless/provider-flow.test.ts'];
 const ledgerTests = ['tests/ledger/ledger.test.ts', 'tests/ledger/concurrency.test.ts'];
@@ -99,6 +101,7 @@ const freeRoundTests = ['tests/free-rounds/play.test.ts'];
 const sportsbookTests = ['tests/sportsbook/engine.test.ts'];
 const sportsbookSeamlessTests = ['tests/sportsbook/seamless.test.ts'];
 const sandboxResetSportsbookTests = ['tests/sportsbook/sandbox-reset.test.ts'];
+const ggrResetTests = ['tests/reports/ggr-sandbox-reset.test.ts'];
 
 export const sqlMutations: SqlMutation[] = [
   // The round engine.
@@ -1390,6 +1393,43 @@ export const sqlMutations: SqlMutation[] = [
     find: 'and l.created_at < reconciliation_page.ends and l.livemode = caller.livemode\n      group by',
     replace: 'and l.created_at < reconciliation_page.ends\n      group by',
     description: "a key's reconciliation totals count the other mode's lines too",
+  },
+  // Reports, test mode: a payout or clawback call a sandbox reset wrote back moved nothing, in its day.
+  {
+    id: 'reports-13', file: REPORT_WRITTEN_BACK, tests: ggrResetTests,
+    find: '  where u.created_at >= ggr_written_back.starts and u.created_at < ggr_written_back.ends\n', replace: '  where false\n',
+    description: "a test bet's payout a reset wrote back (its credit never made) still counts as paid",
+  },
+  {
+    id: 'reports-14', file: REPORT_WRITTEN_BACK, tests: ggrResetTests,
+    find: "case c.action when 'credit' then 1 else -1 end", replace: '1',
+    description: 'a clawback a reset wrote back (never taken) counts as a credit never made: its payout falls again',
+  },
+  {
+    id: 'reports-15', file: REPORT_WRITTEN_BACK, tests: ggrResetTests,
+    find: "select (u.created_at at time zone 'UTC')::date", replace: "select (w.reset_at at time zone 'UTC')::date",
+    description: "what a reset wrote back counts in the reset's day, not its call's: the call's day disagrees with its reconciliation",
+  },
+  {
+    id: 'reports-16', file: REPORT_WRITTEN_BACK, tests: ggrResetTests,
+    find: "c.action in ('credit', 'clawback') and c.status <> 'accepted'", replace: "c.action in ('credit', 'clawback')",
+    description: "a test bet's calls the wallet took count as written back too, once a reset ended the bet",
+  },
+  {
+    id: 'reports-17', file: REPORT_WRITTEN_BACK, tests: ggrResetTests,
+    find: 'w.reset_at < ggr_written_back.ends and k.amount <> 0', replace: 'w.reset_at < ggr_written_back.ends and false',
+    description: "where a bet's bounds kept a reset from writing a call back whole, the payouts miss the bet's payout in force",
+  },
+  {
+    id: 'reports-18', file: REPORT_WRITTEN_BACK, tests: ggrResetTests,
+    find: "select w.moved + coalesce((select sum(u.amount) from unsent u where u.round_id = w.round_id), 0) as amount",
+    replace: 'select w.moved as amount',
+    description: "a reset's write-back counts again in its own day, beside the calls it wrote back",
+  },
+  {
+    id: 'reports-19', file: REPORT_WRITTEN_BACK, tests: ggrResetTests,
+    find: '@.type == "sandbox_reset" && exists (@.payout)', replace: '@.type == "sandbox_reset"',
+    description: 'a bet a reset ended before resets wrote money back has calls counted as written back that never were',
   },
   // A session's restrictions and a float's client status, as facts: never less than the truth, whatever the order.
   {
