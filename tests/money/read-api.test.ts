@@ -2,12 +2,17 @@
 // /v3/transactions. Exact decimal strings (no float on the way), only the caller's rows (two
 // clients), newest first, filters, cursor pages that neither repeat nor skip, 400 for bad filters
 // and cursors, 401 first.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
+import { createApp } from '../../supabase/functions/v3/app.ts';
 import { connect } from '../helpers/db.ts';
 import { newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
 
 const sql = connect();
-const { handle } = await sessionsHandler();
+const { handle, signer } = await sessionsHandler();
+// A second pool for the app a test builds itself (see 'answers at each of its paths').
+const appSql = connectDatabase(inject('databaseUrl'), { max: 2 });
+afterAll(() => appSql.end());
 let alice: Operator;
 let eve: Operator;
 
@@ -29,6 +34,28 @@ beforeAll(async () => {
 const get = (path: string, who: Operator | null = alice) =>
   handle(new Request(`http://api.test/v3${path}`, { headers: who ? { authorization: `Bearer ${who.key}` } : {} }));
 const amounts = (body: { data: { amount: string }[] }) => body.data.map((t) => t.amount);
+
+describe('the routes', () => {
+  // The app is built inside the test, so what the routes are (their paths, methods and handlers)
+  // is the test's own: an app built when the file loads is built before a mutant under test is on.
+  it('answers at each of its paths, with the handler of its method', async () => {
+    const app = createApp({ sql: appSql, signer, config: { allowPrivateUrls: true } });
+    const send = async (method: string, path: string, body?: object) => {
+      const response = await app(new Request(`http://api.test/v3${path}`, {
+        method, body: body && JSON.stringify(body),
+        headers: { authorization: `Bearer ${eve.key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      }));
+      return { status: response.status, body: await response.json() };
+    };
+    expect((await send('GET', '/wallets')).body.data).toEqual([expect.objectContaining({ currency: 'EUR', balance: '99.0000' })]);
+    expect((await send('GET', '/transactions')).body.data).toEqual([expect.objectContaining({ type: 'deposit', amount: '99.0000' })]);
+    expect((await send('GET', '/wallet-settings')).body).toMatchObject({ mode: 'transfer' });
+    expect((await send('PUT', '/wallet-settings', { mode: 'transfer', low_balance_alerts: { EUR: '10' } })).body)
+      .toMatchObject({ mode: 'transfer', low_balance_alerts: { EUR: '10.0000' } });
+    expect((await send('POST', '/wallets')).status).toBe(405);
+    expect((await send('GET', '/wallets/EUR/x')).status).toBe(404);
+  });
+});
 
 describe('GET /v3/wallets', () => {
   it('lists the caller\'s balances as exact decimal strings, the primary first, never another client\'s', async () => {

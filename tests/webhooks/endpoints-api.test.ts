@@ -2,13 +2,18 @@
 // shown once (kept where no API role reads it), listed, read and removed in the key's mode only,
 // bad bodies a 400 naming each field, 401 first, every answer as the document says.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
+import { createApp } from '../../supabase/functions/v3/app.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
 import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
-const { handle } = await sessionsHandler();
+const { handle, signer } = await sessionsHandler();
+// A second pool for the app a test builds itself (see 'answers at each of its paths').
+const appSql = connectDatabase(inject('databaseUrl'), { max: 2 });
+afterAll(() => appSql.end());
 let operator: Operator;
 
 beforeAll(async () => {
@@ -107,6 +112,45 @@ describe('webhook endpoints', () => {
     expect(removed.body).toMatchObject({ id: created.body.id, url: 'https://gone.operator.test/' });
     expect((await sql`select count(*)::int as n from public.webhook_delivery where endpoint_id = ${created.body.id}`)[0].n).toBe(0);
     expect((await call('GET', `/webhook-endpoints/${created.body.id}`, 'getWebhookEndpoint')).status).toBe(404);
+  });
+});
+
+describe('the routes', () => {
+  // The app is built inside the test, so what the routes are (their paths, methods and handlers)
+  // is the test's own: an app built when the file loads is built before a mutant under test is on.
+  it('answers at each of its paths, with the handler of its method', async () => {
+    const app = createApp({ sql: appSql, signer, config: { allowPrivateUrls: true } });
+    const own = await newOperator(sql, 'hooks-routes');
+    const send = async (method: string, path: string, body?: object) => {
+      const response = await app(new Request(`http://api.test/v3${path}`, {
+        method, body: body && JSON.stringify(body),
+        headers: { authorization: `Bearer ${own.key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      }));
+      const json = await response.json();
+      return { status: response.status, body: json };
+    };
+    const created = await send('POST', '/webhook-endpoints', { url: 'https://hooks.operator.test/routes' });
+    expect(created).toMatchObject({ status: 201, body: { url: 'https://hooks.operator.test/routes', secret: expect.any(String) } });
+    const id = created.body.id;
+    expect((await send('GET', '/webhook-endpoints')).body.data.map((e: { id: string }) => e.id)).toEqual([id]);
+    expect((await send('GET', `/webhook-endpoints/${id}`)).body).toMatchObject({ id, description: null });
+    expect((await send('PATCH', `/webhook-endpoints/${id}`, { description: 'routes' })).body).toMatchObject({ id, description: 'routes' });
+    const rotated = await send('POST', `/webhook-endpoints/${id}/rotate-secret`);
+    expect(rotated).toMatchObject({ status: 200, body: { id, secret: expect.any(String) } });
+    expect(rotated.body.secret).not.toBe(created.body.secret);
+    const ping = await send('POST', `/webhook-endpoints/${id}/test`);
+    expect(ping).toMatchObject({ status: 202, body: { type: 'endpoint.ping' } });
+    const events = await send('GET', '/events?type=endpoint.ping');
+    expect(events.body.data.map((e: { id: string }) => e.id)).toEqual([ping.body.id]);
+    expect((await send('GET', `/events/${ping.body.id}`)).body).toEqual(events.body.data[0]);
+    const deliveries = await send('GET', `/events/${ping.body.id}/deliveries`);
+    expect(deliveries).toMatchObject({ status: 200, body: { data: [expect.objectContaining({ endpoint_id: id })] } });
+    expect((await send('POST', `/events/${ping.body.id}/redeliver`)).status).toBe(200);
+    expect((await send('DELETE', `/webhook-endpoints/${id}`)).body).toMatchObject({ id });
+    expect((await send('GET', `/webhook-endpoints/${id}`)).status).toBe(404);
+    // A path the routes do not have, and a method a path does not take.
+    expect((await send('GET', '/webhook-endpoints/x/y/z')).status).toBe(404);
+    expect((await send('PUT', '/events')).status).toBe(405);
   });
 });
 
