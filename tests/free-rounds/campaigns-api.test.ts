@@ -117,27 +117,47 @@ describe('creating a campaign', () => {
   });
 });
 
+/** The problem's sentence for each 422 of a campaign's creation. */
+const problemDetails: Record<string, string> = {
+  reference_unavailable: 'A game or the currency cannot be used; see `errors`.',
+  invalid_validity: 'valid_until must be after valid_from and in the future; see `errors`.',
+  mixed_providers: 'A campaign\'s games are of one provider.',
+  free_rounds_not_supported: 'A game does not support free rounds; see `errors`.',
+  stake_not_allowed: 'The stake is not one the games allow in this currency; see `errors`.',
+  free_rounds_limit_exceeded: 'The rounds or the validity are beyond what the provider allows; see `errors`.',
+};
+
 describe('refusing a campaign: a precise problem, and nothing written', () => {
-  const refused = async (body: unknown, status: number, code: string, errors?: [string, string][]) => {
+  // Each field error as [pointer, code, detail]: the sentence is the API's word on that reason.
+  const refused = async (body: unknown, status: number, code: string, errors?: [string, string, string][]) => {
     const before = await countOf('free_round_campaign');
     const answer = await create(body);
     expect(answer.status, JSON.stringify(answer.body)).toBe(status);
     expect(answer.body.code).toBe(code);
-    if (errors) expect(answer.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code])).toEqual(errors);
+    if (status === 422) expect(answer.body.detail).toBe(problemDetails[code]);
+    if (errors) {
+      expect(answer.body.errors.map((e: { pointer: string; code: string; detail: string }) => [e.pointer, e.code, e.detail]))
+        .toEqual(errors);
+    }
     expect(await countOf('free_round_campaign')).toBe(before);
     return answer.body;
   };
 
   it('an unknown or unavailable game or currency: 422 reference_unavailable, each named', async () => {
+    const unknownGame = 'No game with this id in the catalogue.';
     await refused(campaign({ game_ids: [games.a, 'pragmatic-play:no-such-game'] }), 422, 'reference_unavailable',
-      [['#/game_ids/1', 'unknown_game']]);
-    await refused(campaign({ currency: 'XQQ' }), 422, 'reference_unavailable', [['#/currency', 'unknown_currency']]);
-    await refused(campaign({ game_ids: [games.gbpOnly] }), 422, 'reference_unavailable', [['#/game_ids/0', 'currency_not_supported']]);
+      [['#/game_ids/1', 'unknown_game', unknownGame]]);
+    await refused(campaign({ currency: 'XQQ' }), 422, 'reference_unavailable', [['#/currency', 'unknown_currency',
+      'The service does not offer this currency; GET /v3/currencies lists those it does.']]);
+    await refused(campaign({ game_ids: [games.gbpOnly] }), 422, 'reference_unavailable',
+      [['#/game_ids/0', 'currency_not_supported', 'The game does not play in this currency.']]);
     // The sandbox's games are for test keys only.
-    await refused(campaign({ game_ids: ['cgs-sandbox:lucky-sevens'] }), 422, 'reference_unavailable', [['#/game_ids/0', 'unknown_game']]);
+    await refused(campaign({ game_ids: ['cgs-sandbox:lucky-sevens'] }), 422, 'reference_unavailable',
+      [['#/game_ids/0', 'unknown_game', unknownGame]]);
     const [{ code }] = await sql`update public.game set status = 'maintenance' where code = ${games.b.split(':')[1]} returning code`;
     try {
-      await refused(campaign(), 422, 'reference_unavailable', [['#/game_ids/1', 'game_unavailable']]);
+      await refused(campaign(), 422, 'reference_unavailable',
+        [['#/game_ids/1', 'game_unavailable', 'The game is in maintenance or inactive.']]);
     } finally {
       await sql`update public.game set status = 'active' where code = ${code}`;
     }
@@ -145,33 +165,35 @@ describe('refusing a campaign: a precise problem, and nothing written', () => {
 
   it('a game without free rounds, or games of several providers: 422', async () => {
     await refused(campaign({ game_ids: [games.a, games.none] }), 422, 'free_rounds_not_supported',
-      [['#/game_ids/1', 'free_rounds_not_supported']]);
+      [['#/game_ids/1', 'free_rounds_not_supported', 'This game does not support free rounds.']]);
     const other = await newGame({}, [], 'evolution');
-    await refused(campaign({ game_ids: [games.a, other] }), 422, 'mixed_providers', [['#/game_ids', 'mixed_providers']]);
+    await refused(campaign({ game_ids: [games.a, other] }), 422, 'mixed_providers',
+      [['#/game_ids', 'mixed_providers', 'The games are of several providers.']]);
   });
 
   it('a stake a game does not allow in the currency: 422 stake_not_allowed, naming the stakes it does', async () => {
-    const body = await refused(campaign({ bet_amount: '0.30' }), 422, 'stake_not_allowed',
-      [['#/bet_amount', 'stake_not_allowed'], ['#/bet_amount', 'stake_not_allowed']]);
-    expect(body.errors[0].detail).toBe(`${games.a} allows 0.1, 0.2, 0.5 in this currency.`);
+    await refused(campaign({ bet_amount: '0.30' }), 422, 'stake_not_allowed', [
+      ['#/bet_amount', 'stake_not_allowed', `${games.a} allows 0.1, 0.2, 0.5 in this currency.`],
+      ['#/bet_amount', 'stake_not_allowed', `${games.b} allows 0.1, 0.2, 0.5 in this currency.`]]);
     await refused(campaign({ game_ids: [games.a, games.lumpSum], bet_amount: '0.2' }), 422, 'stake_not_allowed',
-      [['#/bet_amount', 'stake_not_allowed']]);
-    await refused(campaign({ currency: 'USD' }), 422, 'stake_not_allowed');
+      [['#/bet_amount', 'stake_not_allowed', `${games.lumpSum} allows 1, 2 in this currency.`]]);
+    // No stakes at all in the currency: said so, not an empty list.
+    await refused(campaign({ game_ids: [games.a], currency: 'USD' }), 422, 'stake_not_allowed',
+      [['#/bet_amount', 'stake_not_allowed', `${games.a} has no free-round stakes in this currency.`]]);
   });
 
   it('rounds or validity beyond the provider\'s limits (the strictest game\'s): 422 free_rounds_limit_exceeded', async () => {
-    const body = await refused(campaign({ rounds: 51, valid_until: days(15) }), 422, 'free_rounds_limit_exceeded',
-      [['#/rounds', 'rounds_above_limit'], ['#/valid_until', 'validity_above_limit']]);
-    expect(body.errors.map((e: { detail: string }) => e.detail)).toEqual([
-      'The provider allows at most 50 rounds.', 'The provider allows at most 14 days after valid_from.']);
+    await refused(campaign({ rounds: 51, valid_until: days(15) }), 422, 'free_rounds_limit_exceeded', [
+      ['#/rounds', 'rounds_above_limit', 'The provider allows at most 50 rounds.'],
+      ['#/valid_until', 'validity_above_limit', 'The provider allows at most 14 days after valid_from.']]);
     expect((await create(campaign({ rounds: 50, valid_until: days(13.9) }))).status).toBe(201);
   });
 
   it('a window that is empty or over: 422 invalid_validity', async () => {
     await refused(campaign({ valid_from: days(3), valid_until: days(2) }), 422, 'invalid_validity',
-      [['#/valid_until', 'valid_until_not_after_valid_from']]);
+      [['#/valid_until', 'valid_until_not_after_valid_from', 'valid_until must be after valid_from.']]);
     await refused(campaign({ valid_from: days(-3), valid_until: days(-1) }), 422, 'invalid_validity',
-      [['#/valid_until', 'valid_until_passed']]);
+      [['#/valid_until', 'valid_until_passed', 'valid_until has passed.']]);
   });
 
   it('a body the schema refuses: 400 naming each field, over 1,000 players among them; 401 without a key first', async () => {
@@ -209,6 +231,68 @@ describe('reading campaigns and grants', () => {
     expect((await call('GET', `/free-rounds/grants/${grant.body.id}`, 'getFreeRoundGrant', undefined, other.key)).status).toBe(404);
     expect((await call('GET', `/free-rounds/grants/${grant.body.id}`, 'getFreeRoundGrant', undefined, testKey)).status).toBe(404);
     expect((await call('GET', '/free-rounds/grants?status=finished', 'listFreeRoundGrants')).body.code).toBe('invalid_parameters');
+  });
+});
+
+describe('pages and cursors', () => {
+  const cursorOf = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString('base64url');
+  const at = '2026-12-08T02:00:00.000000Z';
+  const uuid = '0b0f8a3e-0c1d-4e2f-8a9b-1c2d3e4f5a6b';
+
+  it('pages a campaign\'s grants one at a time, newest first, each once (made in one call, so at one instant), then ends', async () => {
+    const { body: made } = await create(campaign({ player_ids: ['pg-1', 'pg-2', 'pg-3'] }));
+    const path = `/free-rounds/grants?campaign_id=${made.id}`;
+    const all = (await call('GET', path, 'listFreeRoundGrants')).body;
+    expect(all).toMatchObject({ next_cursor: null, has_more: false });
+    expect(all.data.map((g: { player_id: string }) => g.player_id).sort()).toEqual(['pg-1', 'pg-2', 'pg-3']);
+    // A page of exactly the limit, with one more to come, says so.
+    const first = (await call('GET', `${path}&limit=2`, 'listFreeRoundGrants')).body;
+    expect(first.data.map((g: { id: string }) => g.id)).toEqual(all.data.slice(0, 2).map((g: { id: string }) => g.id));
+    expect(first.has_more).toBe(true);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 3; page++) {
+      const { body } = await call('GET', `${path}&limit=1${cursor ? `&cursor=${cursor}` : ''}`, 'listFreeRoundGrants');
+      expect(body.data).toHaveLength(1);
+      seen.push(body.data[0].id);
+      expect(body.has_more).toBe(page < 2);
+      cursor = body.next_cursor;
+    }
+    expect(seen).toEqual(all.data.map((g: { id: string }) => g.id));
+    expect(cursor).toBeNull();
+    // A page of the whole list at its limit has nothing more.
+    expect((await call('GET', `${path}&limit=3`, 'listFreeRoundGrants')).body).toMatchObject({ next_cursor: null, has_more: false });
+  });
+
+  it('an empty page is exactly that, for campaigns and grants', async () => {
+    const other = await newOperator(sql, 'free-rounds-empty');
+    const empty = { data: [], next_cursor: null, has_more: false };
+    for (const [path, operation] of [['/free-rounds/campaigns', 'listFreeRoundCampaigns'], ['/free-rounds/grants', 'listFreeRoundGrants']] as const) {
+      const response = await handle(new Request(`http://api.test/v3${path}`, { headers: { authorization: `Bearer ${other.key}` } }));
+      const text = await response.text();
+      expect(text).toBe(JSON.stringify(empty));
+      expectResponseMatches(operation, response, JSON.parse(text));
+    }
+  });
+
+  it('refuses a cursor it could not have made (400 invalid_cursor), on either list: a malformed instant or id, or another shape', async () => {
+    const { body: made } = await create(campaign({ player_ids: ['cur-1', 'cur-2'] }));
+    const firstGrants = (await call('GET', `/free-rounds/grants?campaign_id=${made.id}&limit=1`, 'listFreeRoundGrants')).body;
+    const firstCampaigns = (await call('GET', '/free-rounds/campaigns?limit=1', 'listFreeRoundCampaigns')).body;
+    for (const [path, operation, good] of [
+      ['/free-rounds/campaigns?', 'listFreeRoundCampaigns', firstCampaigns.next_cursor],
+      [`/free-rounds/grants?campaign_id=${made.id}&`, 'listFreeRoundGrants', firstGrants.next_cursor],
+    ] as const) {
+      // The cursor a page gave is taken.
+      expect((await call('GET', `${path}cursor=${good}`, operation)).status).toBe(200);
+      for (const parts of [['not-an-instant', uuid], [at, 'not-a-uuid'], [at, uuid.toUpperCase()], ['', ''], [at], [at, uuid, uuid]]) {
+        const answer = await call('GET', `${path}cursor=${cursorOf(parts)}`, operation);
+        expect(answer, JSON.stringify(parts)).toMatchObject({ status: 400, body: {
+          code: 'invalid_parameters', detail: 'The query has invalid parameters; see `errors`.',
+          errors: [{ parameter: 'cursor', code: 'invalid_cursor', detail: 'cursor must be a next_cursor this endpoint returned.' }],
+        } });
+      }
+    }
   });
 });
 
