@@ -158,6 +158,75 @@ describe('the sportsbook provider API', () => {
   });
 });
 
+describe('the sportsbook provider API, exactly', () => {
+  it('holds the body to its bounds exactly: a potential payout of the amount, selections of the byte limit', async () => {
+    const token = await launchToken();
+    // `[{"blob":"…"}]`: 13 bytes around the blob.
+    const sized = (bytes: number) => [{ blob: 'x'.repeat(bytes - 13) }];
+    expect(new TextEncoder().encode(JSON.stringify(sized(8_192))).length).toBe(8_192);
+    expect(await post(null, '', placement(token, id('bet'), { odds: '1', potential_payout: '10', selections: sized(8_192) })))
+      .toMatchObject({ status: 200, body: { status: 'open' } });
+    const refused = await post(null, '', placement(token, id('bet'), { odds: '1', potential_payout: '9.9999', selections: sized(8_193) }));
+    expect(refused).toMatchObject({ status: 400, body: { code: 'validation_failed', detail: 'The request body has invalid fields; see `errors`.' } });
+    expect(refused.body.errors).toEqual([
+      { pointer: '#/selections', code: 'invalid_format', detail: 'selections must be at most 8192 bytes of JSON.' },
+      { pointer: '#/potential_payout', code: 'invalid_range', detail: 'potential_payout must be at least the amount.' },
+    ]);
+  });
+
+  it("fingerprints each call's meaning: a changed field is a conflict, the same request replays", async () => {
+    const token = await launchToken();
+    const bet = id('bet');
+    const body = placement(token, bet, { two_phase: true });
+    await post(null, '', body);
+    expect(await post(null, '', { ...body, selections: [{ event: 'Northport v Eastbay', market: '1X2', pick: '2' }] }))
+      .toMatchObject({ status: 409, body: { code: 'duplicate_transaction' } });
+    // One transaction_id for two kinds of call on one bet: the second is another request.
+    const commit = { transaction_id: id('tx') };
+    const committed = await post(bet, 'commit', commit);
+    expect(committed).toMatchObject({ status: 200, body: { status: 'open' } });
+    expect(await post(bet, 'commit', commit)).toMatchObject({ text: committed.text, replayed: 'true' });
+    for (const what of ['discard', 'close'] as const) {
+      expect(await post(bet, what, commit), what).toMatchObject({ status: 409, body: { code: 'duplicate_transaction' } });
+    }
+    const settlement = id('tx');
+    await post(bet, 'settlements', { transaction_id: settlement, result: 'won', payout: '25' });
+    const unsettle = { transaction_id: id('tx'), settlement_transaction_id: settlement };
+    const undone = await post(bet, 'unsettle', unsettle);
+    expect(undone).toMatchObject({ status: 200, body: { status: 'open' } });
+    expect(await post(bet, 'unsettle', unsettle)).toMatchObject({ text: undone.text, replayed: 'true' });
+    expect(await post(bet, 'unsettle', { ...unsettle, settlement_transaction_id: id('tx') }))
+      .toMatchObject({ status: 409, body: { code: 'duplicate_transaction' } });
+    expect(await post(bet, 'unsettle', { transaction_id: unsettle.transaction_id }))
+      .toMatchObject({ status: 409, body: { code: 'duplicate_transaction' } });
+  });
+
+  it("says why a settlement is invalid, with the bet's figures", async () => {
+    const token = await launchToken();
+    const bet = id('bet');
+    await post(null, '', placement(token, bet, { potential_payout: '12' }));
+    expect((await post(bet, 'settlements', { transaction_id: id('tx'), result: 'won', payout: '12.01' })).body).toMatchObject({
+      code: 'invalid_settlement', reason: 'payout_above_potential',
+      detail: "The payout is above the bet's potential payout, 12.0000.",
+    });
+    expect((await post(bet, 'settlements', { transaction_id: id('tx'), result: 'lost', payout: '1' })).body).toMatchObject({
+      code: 'invalid_settlement', reason: 'result_payout_mismatch',
+      detail: 'The result and the payout disagree: lost pays 0, won more than 0, void the stake (10.0000).',
+    });
+  });
+
+  it('names no bet by a bet_id that cannot be one: not even a discard remembers it', async () => {
+    for (const bet of ['x'.repeat(129), 'bet id']) {
+      for (const what of ['discard', 'commit', 'close'] as const) {
+        expect(await post(bet, what, { transaction_id: id('tx') }), `${what} ${bet}`).toMatchObject({ status: 422, body: {
+          code: 'unknown_bet', detail: "No bet of this provider's with this bet_id: a bet starts with its placement.",
+        } });
+      }
+      expect((await sql`select count(*)::int as n from public.game_round where provider_round_id = ${bet}`)[0].n).toBe(0);
+    }
+  });
+});
+
 describe('the operator\'s sportsbook bets', () => {
   it('lists the caller\'s bets newest first with every settlement, filtered; reads one; another client\'s is 404', async () => {
     const player = id('punter');
@@ -184,7 +253,15 @@ describe('the operator\'s sportsbook bets', () => {
     const one = await get(`/sportsbook/bets/${settled.id}`);
     expect(one).toEqual({ status: 200, body: settled });
     expect(await get(`/sportsbook/bets/${settled.id}`, other.key)).toMatchObject({ status: 404, body: { code: 'not_found' } });
-    expect((await get(`/sportsbook/bets?player_id=${player}`, other.key)).body.data).toEqual([]);
+    expect((await get(`/sportsbook/bets?player_id=${player}`, other.key)).body).toEqual({ data: [], next_cursor: null, has_more: false });
+    // A cursor this endpoint could not have made: a position that is not a time, or an id that is not a uuid.
+    const cursorOf = (parts: string[]) => Buffer.from(JSON.stringify(parts)).toString('base64url');
+    for (const parts of [['yesterday', settled.id], [before, 'not-a-uuid'], ['yesterday', 'not-a-uuid']]) {
+      const refused = await get(`/sportsbook/bets?cursor=${cursorOf(parts)}`);
+      expect(refused, parts.join()).toMatchObject({ status: 400, body: { code: 'invalid_parameters' } });
+      expect(refused.body.errors).toEqual([expect.objectContaining({ parameter: 'cursor', code: 'invalid_cursor' })]);
+    }
+    expect((await get(`/sportsbook/bets?player_id=${player}&cursor=${cursorOf([before, settled.id])}`)).status).toBe(200);
     expect((await get('/sportsbook/bets?status=won')).status).toBe(400);
   });
 

@@ -10,10 +10,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
 import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler } from '../helpers/api.ts';
+import { startReferenceWallet } from '../helpers/reference-wallet.ts';
 
 const SANDBOX_PROVIDER_KEY = 'cgs_prov_SANDBOX-demo-game-public-key-test-only-0000';
 const sql = connect();
-const { handle } = await sessionsHandler();
+const { handle, signer } = await sessionsHandler();
+// A short wallet timeout, for the slow_wallet behaviour to wait out.
+const WALLET_TIMEOUT_MS = 200;
+const slow = await sessionsHandler({ signer, config: { walletTimeoutMs: WALLET_TIMEOUT_MS } });
 let operator: Operator;
 let testKey: string;
 
@@ -22,8 +26,8 @@ beforeAll(async () => {
   testKey = (await issueKey(sql, operator.account, 'Sandbox', false)).key;
 });
 
-async function call(path: string, key: string, body?: object, operation?: OperationId) {
-  const response = await handle(new Request(`http://api.test/v3${path}`, {
+async function call(path: string, key: string, body?: object, operation?: OperationId, via = handle) {
+  const response = await via(new Request(`http://api.test/v3${path}`, {
     method: body ? 'POST' : 'GET',
     headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -107,5 +111,61 @@ describe('the demo sportsbook and its fixtures', () => {
     // Nobody's bets: the outcome is kept, nothing changes.
     const quiet = `quiet-${randomUUID().slice(0, 8)}`;
     expect(await fixture(quiet, 'settle', 'draw')).toMatchObject({ status: 200, body: { fixture_id: quiet, outcome: 'draw', bets: [] } });
+  });
+
+  it("answers a test player's failing and slow wallets as a wallet that never answered, the slow one as late", async () => {
+    for (const [behaviour, waited] of [['failing_wallet', 0], ['slow_wallet', WALLET_TIMEOUT_MS]] as const) {
+      const player = `player-${randomUUID()}`;
+      expect((await call('/sandbox/players', testKey, { player_id: player, currency: 'EUR', balance: '100', behaviour })).status).toBe(200);
+      const session = await handle(sessionRequest({ player_id: player, game_id: 'cgs-sandbox:sportsbook', currency: 'EUR' }, { key: testKey }));
+      const token = new URL((await session.json()).launch_url).searchParams.get('token')!;
+      const started = Date.now();
+      const placed = await call('/provider/sportsbook/bets', SANDBOX_PROVIDER_KEY, {
+        session_token: token, bet_id: `sb-${randomUUID()}`, transaction_id: `tx-${randomUUID()}`, amount: '10', odds: '2',
+        potential_payout: '20', selections: [leg('north-slow', 'home', '2')],
+      }, 'providerSportsbookPlace', slow.handle);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(waited);
+      expect(placed, behaviour).toMatchObject({ status: 502, body: {
+        code: 'wallet_failed', retryable: false,
+        detail: "The wallet did not take the stake (a test player's failing wallet, or the operator's wallet gave no answer in time): the bet is not placed.",
+      } });
+      expect((await sql`select balance::text from public.sandbox_player where player_id = ${player}`)[0].balance).toBe('100.0000');
+    }
+  });
+
+  it("makes a seamless operator's wallet calls before it answers: the payout is at the wallet when the fixture's answer comes", async () => {
+    const op = await newOperator(sql, 'sandbox-sportsbook-seamless');
+    const key = (await issueKey(sql, op.account, 'Sandbox', false)).key;
+    const setTo = (url: string) => sql`select * from private.change_wallet_settings(${op.account.id}, false, 'seamless', ${url}, false)`;
+    const [{ secret }] = await setTo('https://wallet.operator.test/');
+    const wallet = await startReferenceWallet(secret);
+    try {
+      await setTo(wallet.url);
+      const player = `player-${randomUUID()}`;
+      const session = await handle(sessionRequest({ player_id: player, game_id: 'cgs-sandbox:sportsbook', currency: 'EUR' }, { key }));
+      expect(session.status).toBe(201);
+      const token = new URL((await session.json()).launch_url).searchParams.get('token')!;
+      const match = `seamless-${randomUUID().slice(0, 8)}`;
+      const bets: string[] = [];
+      for (const pick of ['home', 'home', 'away']) {
+        const bet = `sb-${randomUUID()}`;
+        bets.push(bet);
+        expect((await call('/provider/sportsbook/bets', SANDBOX_PROVIDER_KEY, {
+          session_token: token, bet_id: bet, transaction_id: `tx-${randomUUID()}`, amount: '10', odds: '2', potential_payout: '20',
+          selections: [leg(match, pick, '2')],
+        }, 'providerSportsbookPlace')).status).toBe(200);
+      }
+      expect(wallet.balance(player)).toBe('70.0000');
+      const settled = await fixture(match, 'settle', 'home', key);
+      expect(settled).toMatchObject({ status: 200, body: { fixture_id: match, outcome: 'home' } });
+      // Both winning bets' credits were made and taken before the answer; the lost bet moves nothing.
+      expect(wallet.balance(player)).toBe('110.0000');
+      expect(wallet.calls.filter((c) => c.player_id === player).map((c) => [c.action, c.bet_id, c.amount]).slice(3).sort())
+        .toEqual([['credit', `cgs-sandbox:${bets[0]}`, '20.0000'], ['credit', `cgs-sandbox:${bets[1]}`, '20.0000']].sort());
+      expect((await sql`select count(*)::int as n from public.wallet_call where client_id = ${op.account.id} and status <> 'accepted'`)[0].n)
+        .toBe(0);
+    } finally {
+      await wallet.close();
+    }
   });
 });

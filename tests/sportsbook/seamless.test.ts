@@ -149,6 +149,33 @@ describe('the sportsbook in seamless mode', () => {
     expect(actionsOf(player)).toEqual(['debit', 'debit']);
   });
 
+  it("answers a stake the operator refuses for its own reason as wallet_refused, with its code and any balance it gave, placing nothing", async () => {
+    wallet.misbehave = 'none';
+    const { token, player } = await launch();
+    try {
+      wallet.refuse = (call) => (call.action === 'debit' ? { code: 'player_blocked', balance: '100.0000' } : undefined);
+      const withBalance = placement(token, id('bet'));
+      expect(await post(null, '', withBalance)).toMatchObject({ status: 422, body: {
+        code: 'wallet_refused', wallet_code: 'player_blocked', balance: '100.0000', currency: 'EUR', retryable: false,
+        detail: "The operator's wallet refused the stake (player_blocked); the bet is not placed.",
+      } });
+      expect(await betOf(withBalance.bet_id)).toBeUndefined();
+      // Without one: no balance and no currency, rather than a balance of null.
+      wallet.refuse = (call) => (call.action === 'debit' ? { code: 'account_frozen' } : undefined);
+      const without = placement(token, id('bet'));
+      const bare = await post(null, '', without);
+      expect(bare).toMatchObject({ status: 422, body: { code: 'wallet_refused', wallet_code: 'account_frozen' } });
+      expect(Object.keys(bare.body)).not.toContain('balance');
+      expect(Object.keys(bare.body)).not.toContain('currency');
+      // Refused means never made: the same bet, sent again once the operator takes it, stands.
+      wallet.refuse = undefined;
+      expect(await post(null, '', without)).toMatchObject({ status: 200, body: { status: 'open', balance: '90.0000' } });
+      expect(actionsOf(player)).toEqual(['debit', 'debit', 'debit']);
+    } finally {
+      wallet.refuse = undefined;
+    }
+  });
+
   it('discards a bet whose stake the wallet never answers, and rolls the debit back there', async () => {
     const { token, player } = await launch();
     const bet = id('bet');
