@@ -6,7 +6,10 @@
 // difference, and the answers, the bets API and the events agree. Live keys, unknown ids and a
 // settle twice are refused.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
+import { createApp } from '../../supabase/functions/v3/app.ts';
+import { databaseProxy } from '../helpers/db-proxy.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
 import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler } from '../helpers/api.ts';
@@ -165,6 +168,49 @@ describe('the demo sportsbook and its fixtures', () => {
       expect((await sql`select count(*)::int as n from public.wallet_call where client_id = ${op.account.id} and status <> 'accepted'`)[0].n)
         .toBe(0);
     } finally {
+      await wallet.close();
+    }
+  });
+
+  it("answers outcome_unknown when the database goes while a seamless operator's wallet answers a fixture's payout", async () => {
+    const op = await newOperator(sql, 'sandbox-sportsbook-lost');
+    const key = (await issueKey(sql, op.account, 'Sandbox', false)).key;
+    const setTo = (url: string) => sql`select * from private.change_wallet_settings(${op.account.id}, false, 'seamless', ${url}, false)`;
+    const [{ secret }] = await setTo('https://wallet.operator.test/');
+    const wallet = await startReferenceWallet(secret);
+    const proxy = await databaseProxy(inject('databaseUrl'));
+    const pool = connectDatabase(proxy.url, { max: 2 });
+    try {
+      await setTo(wallet.url);
+      const player = `player-${randomUUID()}`;
+      const session = await handle(sessionRequest({ player_id: player, game_id: 'cgs-sandbox:sportsbook', currency: 'EUR' }, { key }));
+      const token = new URL((await session.json()).launch_url).searchParams.get('token')!;
+      const match = `lost-${randomUUID().slice(0, 8)}`;
+      expect((await call('/provider/sportsbook/bets', SANDBOX_PROVIDER_KEY, {
+        session_token: token, bet_id: `sb-${randomUUID()}`, transaction_id: `tx-${randomUUID()}`, amount: '10', odds: '2',
+        potential_payout: '20', selections: [leg(match, 'home', '2')],
+      }, 'providerSportsbookPlace')).status).toBe(200);
+      const logged: string[] = [];
+      const viaProxy = createApp({ sql: pool, signer, config: { allowPrivateUrls: true }, logError: (message) => logged.push(message) });
+      wallet.misbehave = 'slow';
+      let answerCredit!: () => void;
+      wallet.slowUntil = new Promise<void>((resolve) => (answerCredit = resolve));
+      const answered = call(`/sandbox/sportsbook/fixtures/${match}/settle`, key, { outcome: 'home' }, undefined, viaProxy);
+      // The operator has the credit; the database goes before its answer comes back.
+      await expect.poll(() => wallet.calls.some((c) => c.player_id === player && c.action === 'credit')).toBe(true);
+      await proxy.down();
+      answerCredit();
+      wallet.slowUntil = undefined;
+      const first = await answered;
+      await proxy.up();
+      // The outcome and the payout were recorded before the credit went out: unknown, never "nothing written".
+      expect(first).toMatchObject({ status: 503, body: { code: 'outcome_unknown', retryable: true } });
+      expect(logged).toEqual(['database unavailable']);
+      expect((await sql`select count(*)::int as n from public.wallet_call where client_id = ${op.account.id} and status = 'pending'`)[0].n)
+        .toBe(1);
+      expect(await fixture(match, 'settle', 'home', key)).toMatchObject({ status: 409, body: { code: 'fixture_settled' } });
+    } finally {
+      await pool.end({ timeout: 0 });
       await wallet.close();
     }
   });

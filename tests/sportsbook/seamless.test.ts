@@ -8,9 +8,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
 import { runDeliveries } from '../../supabase/functions/deliver/deliveries.ts';
 import { createApp } from '../../supabase/functions/v3/app.ts';
-import { createSessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
+import { createSessionTokenSigner, type SessionTokenSigner } from '../../supabase/functions/v3/session-token.ts';
+import { databaseProxy } from '../helpers/db-proxy.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { as, cast } from '../helpers/db.ts';
 import { type ReferenceWallet, startReferenceWallet } from '../helpers/reference-wallet.ts';
@@ -27,12 +29,14 @@ let operator: Operator;
 let providerKey: string;
 let wallet: ReferenceWallet;
 let gameId: string;
+let databaseUrl: string;
+let signer: SessionTokenSigner;
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 beforeAll(async () => {
-  ({ owner, endpoint } = await isolatedDatabase('sportsbook_seamless'));
-  const signer = await createSessionTokenSigner({ issuer: 'https://cgs.test' });
+  ({ owner, endpoint, url: databaseUrl } = await isolatedDatabase('sportsbook_seamless'));
+  signer = await createSessionTokenSigner({ issuer: 'https://cgs.test' });
   handle = createApp({ sql: endpoint, signer, config: local });
   operator = await newOperator(owner, 'sportsbook-seamless');
   providerKey = (await owner`select key from public.issue_provider_key('pragmatic-play')`)[0].key;
@@ -356,5 +360,39 @@ describe('the sportsbook in seamless mode', () => {
     } finally {
       await theirs.close();
     }
+  });
+
+  it('answers outcome_unknown when the database goes while the wallet answers a payout: the credit stays queued', async () => {
+    wallet.misbehave = 'none';
+    const { token, player } = await launch();
+    const bet = id('bet');
+    await post(null, '', placement(token, bet));
+    const proxy = await databaseProxy(databaseUrl);
+    const sql = connectDatabase(proxy.url, { max: 2 });
+    const logged: string[] = [];
+    const viaProxy = createApp({ sql, signer, config: local, logError: (message) => logged.push(message) });
+    wallet.misbehave = 'slow';
+    let answerCredit!: () => void;
+    wallet.slowUntil = new Promise<void>((resolve) => (answerCredit = resolve));
+    const won = { transaction_id: id('tx'), result: 'won', payout: '30' };
+    const answered = viaProxy(new Request(`http://api.test/v3/provider/sportsbook/bets/${bet}/settlements`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` }, body: JSON.stringify(won),
+    }));
+    // The operator has the credit; the database goes before its answer comes back.
+    await expect.poll(() => actionsOf(player).includes('credit')).toBe(true);
+    await proxy.down();
+    answerCredit();
+    wallet.slowUntil = undefined;
+    const first = await answered;
+    await proxy.up();
+    await sql.end();
+    wallet.misbehave = 'none';
+    // The settlement was recorded before the credit went out: its outcome is unknown, never "nothing written".
+    expect(first.status).toBe(503);
+    expect(await first.json()).toMatchObject({ code: 'outcome_unknown', retryable: true });
+    expect(logged).toEqual(['database unavailable']);
+    expect(await runDue()).toMatchObject({ wallet_accepted: 1 });
+    expect(await post(bet, 'settlements', won)).toMatchObject({ status: 200, body: { status: 'settled', balance: '120.0000' } });
+    expect(wallet.balance(player)).toBe('120.0000');
   });
 });
