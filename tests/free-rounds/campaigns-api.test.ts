@@ -218,6 +218,8 @@ describe('reading campaigns and grants', () => {
     expect(second.body.data[0].id).toBe(made[0]);
     const read = await call('GET', `/free-rounds/campaigns/${made[0]}`, 'getFreeRoundCampaign');
     expect(read.body).toEqual(second.body.data[0]);
+    // A uuid in either case is the same campaign.
+    expect((await call('GET', `/free-rounds/campaigns/${made[0].toUpperCase()}`, 'getFreeRoundCampaign')).body).toEqual(read.body);
     expect((await call('GET', `/free-rounds/campaigns/${made[0]}`, 'getFreeRoundCampaign', undefined, other.key)).status).toBe(404);
     expect((await call('GET', `/free-rounds/campaigns/${made[0]}`, 'getFreeRoundCampaign', undefined, testKey)).status).toBe(404);
     expect((await call('GET', '/free-rounds/campaigns', 'listFreeRoundCampaigns', undefined, other.key)).body.data).toEqual([]);
