@@ -132,7 +132,7 @@ export async function campaignCall(
   if (!campaignObject.isId(id)) throw new Problem('not_found', campaignObject.notFound);
   const players = action === 'grant' ? playersBody(await readJsonBody(request, ctx.config.maxBodyBytes)).player_ids : null;
   const [row] = await caller.answer(ctx.sql<{ outcome: CampaignOutcome; body: string }[]>`
-    select * from private.free_round_campaign_call(${caller.keyHash}, ${id.toLowerCase()}::uuid, ${action}, ${players}::text[])`);
+    select * from private.free_round_campaign_call(${caller.keyHash}, ${id}::uuid, ${action}, ${players}::text[])`);
   switch (row.outcome) {
     case 'found':
       return jsonTextResponse(200, row.body, noStore);
@@ -157,7 +157,7 @@ export async function cancelGrant(ctx: ApiContext, caller: Caller, id: string, p
   const playerId = playerIdOf(playerSegment);
   if (!campaignObject.isId(id)) throw new Problem('not_found', campaignObject.notFound);
   const [row] = await caller.answer(ctx.sql<{ outcome: CancelGrantOutcome; grant: string }[]>`
-    select * from private.cancel_free_round_grant(${caller.keyHash}, ${id.toLowerCase()}::uuid, ${playerId})`);
+    select * from private.cancel_free_round_grant(${caller.keyHash}, ${id}::uuid, ${playerId})`);
   switch (row.outcome) {
     case 'found':
       return jsonTextResponse(200, row.grant, noStore);
