@@ -250,9 +250,11 @@ describe('the sportsbook in seamless mode', () => {
     await post(null, '', placement(token, expired, { two_phase: true, amount: '5', potential_payout: '15' }));
     await owner`update public.sportsbook_bet set placed_at = now() - interval '1 day' where round_id = (
       select id from public.game_round where provider_round_id = ${expired})`;
-    expect(await runDue()).toMatchObject({ sportsbook_discarded: 1 });
-    // The runner's next round sends the rollback it queued.
-    expect(await runDue()).toMatchObject({ wallet_accepted: 1 });
+    // The round that discards it queues its rollback, sent by that round or the next: a round runs
+    // the sweep and the wallet calls side by side, so which claim sees it first is not fixed.
+    const rounds = [await runDue(), await runDue()];
+    expect(rounds[0]).toMatchObject({ sportsbook_discarded: 1 });
+    expect(rounds.map((round) => round.wallet_accepted ?? 0).reduce((a, b) => a + b)).toBe(1);
     expect(await betOf(expired)).toMatchObject({ status: 'discarded' });
     expect(actionsOf(player)).toEqual(['debit', 'rollback', 'debit', 'rollback']);
     expect(wallet.balance(player)).toBe('100.0000');
