@@ -4,14 +4,19 @@
 // problem with its code, 401 before 400; the bets API with every settlement; the events in the
 // outbox; each answer as the document says.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
+import { createApp } from '../../supabase/functions/v3/app.ts';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
 import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 import { sportsbookGame } from './sportsbook.ts';
 
 const sql = connect();
-const { handle } = await sessionsHandler();
+const { handle, signer } = await sessionsHandler();
+// A second pool for the app a test builds itself (see 'answers at each of its paths').
+const appSql = connectDatabase(inject('databaseUrl'), { max: 2 });
+afterAll(() => appSql.end());
 let operator: Operator;
 let other: Operator;
 let providerKey: string;
@@ -63,6 +68,25 @@ const placement = (token: string, bet: string, extra: object = {}) => ({
   selections: [{ event: 'Northport v Eastbay', market: '1X2', pick: '1' }], ...extra,
 });
 
+describe('the operator\'s bet reads', () => {
+  // The app is built inside the test, so what the routes are (their paths and handlers) is the
+  // test's own: an app built when the file loads is built before a mutant under test is on.
+  it('answers at each of its paths, with the handler of its method', async () => {
+    const app = createApp({ sql: appSql, signer, config: { allowPrivateUrls: true } });
+    const read = async (path: string, method = 'GET') => {
+      const response = await app(new Request(`http://api.test/v3${path}`, { method, headers: { authorization: `Bearer ${operator.key}` } }));
+      return { status: response.status, body: await response.json() };
+    };
+    const player = id('punter');
+    const bet = id('bet');
+    await post(null, '', placement(await launchToken(player), bet));
+    const listed = await read(`/sportsbook/bets?player_id=${player}`);
+    expect(listed).toMatchObject({ status: 200, body: { data: [expect.objectContaining({ bet_id: bet, player_id: player })] } });
+    expect(await read(`/sportsbook/bets/${listed.body.data[0].id}`)).toEqual({ status: 200, body: listed.body.data[0] });
+    expect((await read('/sportsbook/bets', 'POST')).status).toBe(405);
+  });
+});
+
 describe('the sportsbook provider API', () => {
   it('places a bet and settles it; a repeat gets the first answer byte for byte, however spelt', async () => {
     const token = await launchToken();
@@ -70,6 +94,7 @@ describe('the sportsbook provider API', () => {
     const body = placement(token, bet);
     const placed = await post(null, '', body);
     expect(placed.status).toBe(200);
+    expect(placed.replayed).toBeNull();
     expect(placed.body).toEqual({ transaction_id: body.transaction_id, bet_id: bet, status: 'open', result: null, payout: '0.0000',
       paid: '0.0000', owed: '0.0000', balance: expect.stringMatching(/^\d+\.\d{4}$/), currency: 'EUR' });
     const again = await post(null, '', { ...body, amount: '10', odds: '2.5', selections: [{ pick: '1', market: '1X2', event: 'Northport v Eastbay' }] });
