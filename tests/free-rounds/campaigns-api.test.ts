@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
+import { cursorOf, issueKey, newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
 
 const sql = connect();
 const { handle } = await sessionsHandler();
@@ -237,7 +237,6 @@ describe('reading campaigns and grants', () => {
 });
 
 describe('pages and cursors', () => {
-  const cursorOf = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString('base64url');
   const at = '2026-12-08T02:00:00.000000Z';
   const uuid = '0b0f8a3e-0c1d-4e2f-8a9b-1c2d3e4f5a6b';
 

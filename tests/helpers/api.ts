@@ -69,8 +69,14 @@ export async function sessionsHandler(overrides: Partial<ApiDependencies> = {}) 
   afterAll(() => sql.end());
   const signer: SessionTokenSigner = await createSessionTokenSigner({ issuer: ISSUER });
   // Local-run semantics: the tests' webhook and wallet URLs are made up or on loopback.
-  return { signer, handle: createApp({ sql, signer, ...overrides, config: { allowPrivateUrls: true, ...overrides.config } }) };
+  const buildApp = () => createApp({ sql, signer, ...overrides, config: { allowPrivateUrls: true, ...overrides.config } });
+  // buildApp too, for a test that builds the app inside itself: what its routes are is then that
+  // test's own (a mutant Stryker switches on after a file has built its app still reaches it).
+  return { signer, handle: buildApp(), buildApp };
 }
+
+/** An opaque list cursor of these position parts, as the API writes one (base64url JSON). */
+export const cursorOf = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString('base64url');
 
 export interface PostOptions {
   key?: string;

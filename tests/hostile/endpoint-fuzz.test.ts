@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEM_TYPE_BASE } from '../../supabase/functions/v3/problem.ts';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, revokedKey as revokedKeyOf, sessionRequest, sessionsHandler, validBody, writesBy } from '../helpers/api.ts';
+import { cursorOf, newOperator, type Operator, revokedKey as revokedKeyOf, sessionRequest, sessionsHandler, validBody, writesBy } from '../helpers/api.ts';
 
 const sql = connect();
 let handle: (request: Request) => Promise<Response>;
@@ -40,7 +40,6 @@ const sessionId = fc.oneof(
 );
 // Query strings for the lists: their parameters with hostile values (dates out of range, forged
 // cursors, control characters), and anything at all.
-const cursorOf = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString('base64url');
 const queryValue = fc.oneof(
   fc.constantFrom('0', '101', '-1', '1e2', '2026-02-30T00:00:00Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59%2B14:00',
     '%00', 'EUR', 'eur', 'MT', 'slots', 'created', 'expired', cursorOf(['x']), cursorOf(['2026-13-01T00:00:00.000000Z', 'x']),

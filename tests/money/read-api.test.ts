@@ -2,17 +2,12 @@
 // /v3/transactions. Exact decimal strings (no float on the way), only the caller's rows (two
 // clients), newest first, filters, cursor pages that neither repeat nor skip, 400 for bad filters
 // and cursors, 401 first.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
-import { createApp } from '../../supabase/functions/v3/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
+import { cursorOf, newOperator, type Operator, sessionsHandler } from '../helpers/api.ts';
 
 const sql = connect();
-const { handle, signer } = await sessionsHandler();
-// A second pool for the app a test builds itself (see 'answers at each of its paths').
-const appSql = connectDatabase(inject('databaseUrl'), { max: 2 });
-afterAll(() => appSql.end());
+const { handle, buildApp } = await sessionsHandler();
 let alice: Operator;
 let eve: Operator;
 
@@ -39,7 +34,7 @@ describe('the routes', () => {
   // The app is built inside the test, so what the routes are (their paths, methods and handlers)
   // is the test's own: an app built when the file loads is built before a mutant under test is on.
   it('answers at each of its paths, with the handler of its method', async () => {
-    const app = createApp({ sql: appSql, signer, config: { allowPrivateUrls: true } });
+    const app = buildApp();
     const send = async (method: string, path: string, body?: object) => {
       const response = await app(new Request(`http://api.test/v3${path}`, {
         method, body: body && JSON.stringify(body),
@@ -119,7 +114,6 @@ describe('GET /v3/transactions', () => {
   });
 
   it('refuses bad filters and cursors with 400 naming each, after the key', async () => {
-    const cursorOf = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString('base64url');
     for (const [query, parameter] of [
       ['type=refund', 'type'], ['currency=eur', 'currency'], ['created_after=today', 'created_after'],
       // Shaped right but not a date the database takes: refused here, not a 500 there.

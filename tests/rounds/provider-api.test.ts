@@ -2,18 +2,13 @@
 // a session POST /v3/sessions made; the balance, bets, wins and rollbacks; repeats replayed byte for
 // byte; every refusal a problem with its code; 401 before 400; each answer as the document says.
 import { createHash, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
-import { createApp } from '../../supabase/functions/v3/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
 import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
-const { handle, signer } = await sessionsHandler();
-// A second pool for the app a test builds itself (see 'answers at each of its paths').
-const appSql = connectDatabase(inject('databaseUrl'), { max: 2 });
-afterAll(() => appSql.end());
+const { handle, buildApp } = await sessionsHandler();
 let operator: Operator;
 let providerKey: string;
 let spribeKey: string;
@@ -320,7 +315,7 @@ describe('the provider API, as the mutation campaign asked', () => {
   // The app is built inside the test, not when the file loads, so what the routes' table and the
   // CORS middleware are made of is this test's to hold: every path answers as itself, from any origin.
   it('answers at each of its paths, to a page of any origin: the preflight, and every answer and refusal', async () => {
-    const app = createApp({ sql: appSql, signer, config: { allowPrivateUrls: true } });
+    const app = buildApp();
     const request = (path: string, init: RequestInit) => app(new Request(`http://api.test/v3/provider/${path}`, init));
     const origin = 'https://game.example';
     const call = async (method: string, path: string, body?: object) => {

@@ -4,19 +4,14 @@
 // problem with its code, 401 before 400; the bets API with every settlement; the events in the
 // outbox; each answer as the document says.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
-import { createApp } from '../../supabase/functions/v3/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
-import { newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
+import { cursorOf, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 import { sportsbookGame } from './sportsbook.ts';
 
 const sql = connect();
-const { handle, signer } = await sessionsHandler();
-// A second pool for the app a test builds itself (see 'answers at each of its paths').
-const appSql = connectDatabase(inject('databaseUrl'), { max: 2 });
-afterAll(() => appSql.end());
+const { handle, buildApp } = await sessionsHandler();
 let operator: Operator;
 let other: Operator;
 let providerKey: string;
@@ -72,7 +67,7 @@ describe('the operator\'s bet reads', () => {
   // The app is built inside the test, so what the routes are (their paths and handlers) is the
   // test's own: an app built when the file loads is built before a mutant under test is on.
   it('answers at each of its paths, with the handler of its method', async () => {
-    const app = createApp({ sql: appSql, signer, config: { allowPrivateUrls: true } });
+    const app = buildApp();
     const read = async (path: string, method = 'GET') => {
       const response = await app(new Request(`http://api.test/v3${path}`, { method, headers: { authorization: `Bearer ${operator.key}` } }));
       return { status: response.status, body: await response.json() };
@@ -280,7 +275,6 @@ describe('the operator\'s sportsbook bets', () => {
     expect(await get(`/sportsbook/bets/${settled.id}`, other.key)).toMatchObject({ status: 404, body: { code: 'not_found' } });
     expect((await get(`/sportsbook/bets?player_id=${player}`, other.key)).body).toEqual({ data: [], next_cursor: null, has_more: false });
     // A cursor this endpoint could not have made: a position that is not a time, or an id that is not a uuid.
-    const cursorOf = (parts: string[]) => Buffer.from(JSON.stringify(parts)).toString('base64url');
     for (const parts of [['yesterday', settled.id], [before, 'not-a-uuid'], ['yesterday', 'not-a-uuid']]) {
       const refused = await get(`/sportsbook/bets?cursor=${cursorOf(parts)}`);
       expect(refused, parts.join()).toMatchObject({ status: 400, body: { code: 'invalid_parameters' } });

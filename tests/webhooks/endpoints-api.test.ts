@@ -2,18 +2,13 @@
 // shown once (kept where no API role reads it), listed, read and removed in the key's mode only,
 // bad bodies a 400 naming each field, 401 first, every answer as the document says.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectDatabase } from '../../supabase/functions/_shared/database.ts';
-import { createApp } from '../../supabase/functions/v3/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectResponseMatches, type OperationId } from '../openapi/contract.ts';
 import { connect } from '../helpers/db.ts';
-import { issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
+import { cursorOf, issueKey, newOperator, type Operator, sessionRequest, sessionsHandler, validBody } from '../helpers/api.ts';
 
 const sql = connect();
-const { handle, signer } = await sessionsHandler();
-// A second pool for the app a test builds itself (see 'answers at each of its paths').
-const appSql = connectDatabase(inject('databaseUrl'), { max: 2 });
-afterAll(() => appSql.end());
+const { handle, buildApp } = await sessionsHandler();
 let operator: Operator;
 
 beforeAll(async () => {
@@ -81,7 +76,7 @@ describe('webhook endpoints', () => {
     const whole = await call('GET', '/webhook-endpoints', 'listWebhookEndpoints', undefined, own.key);
     expect(seen).toEqual(whole.body.data.map((e: { id: string }) => e.id));
     expect([...seen].sort()).toEqual([...made].sort());
-    const stale = Buffer.from(JSON.stringify([operator.account.id])).toString('base64url');
+    const stale = cursorOf([operator.account.id]);
     expect((await call('GET', `/webhook-endpoints?cursor=${stale}`, 'listWebhookEndpoints', undefined, own.key)).body.errors)
       .toEqual([expect.objectContaining({ parameter: 'cursor', code: 'invalid_cursor' })]);
   });
@@ -119,7 +114,7 @@ describe('the routes', () => {
   // The app is built inside the test, so what the routes are (their paths, methods and handlers)
   // is the test's own: an app built when the file loads is built before a mutant under test is on.
   it('answers at each of its paths, with the handler of its method', async () => {
-    const app = createApp({ sql: appSql, signer, config: { allowPrivateUrls: true } });
+    const app = buildApp();
     const own = await newOperator(sql, 'hooks-routes');
     const send = async (method: string, path: string, body?: object) => {
       const response = await app(new Request(`http://api.test/v3${path}`, {
@@ -178,7 +173,6 @@ describe('events', () => {
     const quiet = await newOperator(sql, 'events-none');
     expect((await call('GET', '/events?type=round.closed', 'listEvents', undefined, quiet.key)).body)
       .toEqual({ data: [], next_cursor: null, has_more: false });
-    const cursorOf = (parts: string[]) => Buffer.from(JSON.stringify(parts)).toString('base64url');
     const [at, id] = ['2026-12-08T01:00:00.000000Z', randomUUID()];
     expect((await call('GET', `/events?cursor=${cursorOf([at, id])}`, 'listEvents', undefined, quiet.key)).status).toBe(200);
     for (const parts of [['yesterday', id], [at, 'not-a-uuid'], ['yesterday', 'not-a-uuid']]) {
