@@ -46,6 +46,25 @@ const fixture = (id: string, action: keyof typeof operations, outcome?: string, 
 
 const leg = (fixture_id: string, pick: string, odds: string) => ({ fixture_id, event: fixture_id, market: '1X2', pick, odds });
 
+/**
+ * A client whose test key plays in seamless mode, at a reference wallet of its own (the caller
+ * closes it): the wallet's secret is the one the settings made, the settings then name its URL.
+ */
+async function seamlessTestOperator(name: string) {
+  const op = await newOperator(sql, name);
+  const key = (await issueKey(sql, op.account, 'Sandbox', false)).key;
+  const setTo = (url: string) => sql`select * from private.change_wallet_settings(${op.account.id}, false, 'seamless', ${url}, false)`;
+  const [{ secret }] = await setTo('https://wallet.operator.test/');
+  const wallet = await startReferenceWallet(secret);
+  try {
+    await setTo(wallet.url);
+  } catch (error) {
+    await wallet.close();
+    throw error;
+  }
+  return { op, key, wallet };
+}
+
 describe('the demo sportsbook and its fixtures', () => {
   it('settles, resettles and voids fixtures: each bet naming one is settled as its legs say, once', async () => {
     const player = `player-${randomUUID()}`;
@@ -137,13 +156,8 @@ describe('the demo sportsbook and its fixtures', () => {
   });
 
   it("makes a seamless operator's wallet calls before it answers: the payout is at the wallet when the fixture's answer comes", async () => {
-    const op = await newOperator(sql, 'sandbox-sportsbook-seamless');
-    const key = (await issueKey(sql, op.account, 'Sandbox', false)).key;
-    const setTo = (url: string) => sql`select * from private.change_wallet_settings(${op.account.id}, false, 'seamless', ${url}, false)`;
-    const [{ secret }] = await setTo('https://wallet.operator.test/');
-    const wallet = await startReferenceWallet(secret);
+    const { op, key, wallet } = await seamlessTestOperator('sandbox-sportsbook-seamless');
     try {
-      await setTo(wallet.url);
       const player = `player-${randomUUID()}`;
       const session = await handle(sessionRequest({ player_id: player, game_id: 'cgs-sandbox:sportsbook', currency: 'EUR' }, { key }));
       expect(session.status).toBe(201);
@@ -173,15 +187,10 @@ describe('the demo sportsbook and its fixtures', () => {
   });
 
   it("answers outcome_unknown when the database goes while a seamless operator's wallet answers a fixture's payout", async () => {
-    const op = await newOperator(sql, 'sandbox-sportsbook-lost');
-    const key = (await issueKey(sql, op.account, 'Sandbox', false)).key;
-    const setTo = (url: string) => sql`select * from private.change_wallet_settings(${op.account.id}, false, 'seamless', ${url}, false)`;
-    const [{ secret }] = await setTo('https://wallet.operator.test/');
-    const wallet = await startReferenceWallet(secret);
+    const { op, key, wallet } = await seamlessTestOperator('sandbox-sportsbook-lost');
     const proxy = await databaseProxy(inject('databaseUrl'));
     const pool = connectDatabase(proxy.url, { max: 2 });
     try {
-      await setTo(wallet.url);
       const player = `player-${randomUUID()}`;
       const session = await handle(sessionRequest({ player_id: player, game_id: 'cgs-sandbox:sportsbook', currency: 'EUR' }, { key }));
       const token = new URL((await session.json()).launch_url).searchParams.get('token')!;
